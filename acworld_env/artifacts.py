@@ -1,0 +1,104 @@
+"""Run artifacts on disk, and their verification.
+
+A run directory holds ``commits.sqlite`` (initial state, commits, validations),
+``trace.jsonl`` (lineage), and ``run.json`` (ids and digests); scoring adds ``score.json``
+and ``task.json``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .trace import TraceError, read_trace, verify_trace
+from .world import CommitLog, LogError, ReplayError, reconstruct
+
+RUN_FILE, TRACE_FILE, LOG_FILE = "run.json", "trace.jsonl", "commits.sqlite"
+
+
+def save_run(market: Any, out_dir: str | Path, **extra: Any) -> Path:
+    """Write a finished episode's artifacts into ``out_dir``; return the directory."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    log_path = out / LOG_FILE
+    world = market.world
+    if world.log is None or Path(world.log.path).resolve() != log_path.resolve():
+        log_path.unlink(missing_ok=True)
+        log = CommitLog(log_path, durable=False)
+        log.set_meta("initial_state", world.initial_state)
+        validations = [r["validation"] for r in market.trace.records if r["commit"] is not None]
+        log.append_many(world.commits, validations)
+        log.close()
+    market.trace.write(out / TRACE_FILE)
+    run = {
+        "state_digest": world.state_digest(), "event_digest": world.event_digest,
+        "trace_digest": market.trace.digest, "commits": len(world.commits),
+        "proposals": sum(1 for r in market.trace.records if r["envelope"] is not None), **extra,
+    }
+    (out / RUN_FILE).write_text(json.dumps(run, indent=2, sort_keys=True) + "\n")
+    return out
+
+
+@dataclass
+class Verification:
+    """Outcome of verifying one run directory."""
+
+    path: Path
+    ok: bool
+    message: str
+    commits: int = 0
+    state_digest: str = ""
+    event_digest: str = ""
+
+
+def verify_run(run_dir: str | Path) -> Verification:
+    """Reconstruct a run and check digests, validation citations and the trace chain. Never raises."""
+    path = Path(run_dir)
+    try:
+        run = json.loads((path / RUN_FILE).read_text())
+        if not (path / LOG_FILE).exists():
+            return Verification(path, False, f"missing artifact {LOG_FILE}")
+        log = CommitLog(path / LOG_FILE, durable=False)
+        try:
+            initial = log.get_meta("initial_state")
+            commits, validations = log.commits(), log.validations()
+        finally:
+            log.close()
+        if initial is None:
+            return Verification(path, False, "commit log has no initial state")
+        rebuilt = reconstruct(initial, commits, validations)
+        records = read_trace(path / TRACE_FILE)
+        trace_digest = verify_trace(records)
+    except FileNotFoundError as exc:
+        return Verification(path, False, f"missing artifact {Path(exc.filename or '').name}")
+    except json.JSONDecodeError as exc:
+        return Verification(path, False, f"{RUN_FILE} is not valid JSON ({exc.msg})")
+    except (ReplayError, TraceError, LogError) as exc:
+        return Verification(path, False, str(exc))
+    checks = [
+        (rebuilt.state_digest == run.get("state_digest"), "final state digest differs from the recorded one"),
+        (rebuilt.event_digest == run.get("event_digest"), "event-chain digest differs from the recorded one"),
+        (trace_digest == run.get("trace_digest"), "trace digest differs from the recorded one"),
+        (len(commits) == run.get("commits"), f"{len(commits)} commits stored, {run.get('commits')} recorded"),
+    ]
+    traced = {r["commit"]: r for r in records if r.get("commit") is not None}
+    for c in commits:
+        rec = traced.get(c["seq"])
+        if rec is None or rec["validation"]["validation_id"] != c["validation_id"] or not rec["validation"]["accepted"]:
+            checks.append((False, f"commit {c['seq']}: no accepted validation in the trace cites it"))
+            break
+        if rec["actor"] != c["actor"]:
+            checks.append((False, f"commit {c['seq']}: actor binding broken"))
+            break
+    for ok, msg in checks:
+        if not ok:
+            return Verification(path, False, msg, len(commits))
+    return Verification(path, True, "ok", len(commits), rebuilt.state_digest, rebuilt.event_digest)
+
+
+def find_runs(root: str | Path) -> list[Path]:
+    """Every run directory under ``root`` (including ``root`` itself)."""
+    root = Path(root)
+    return sorted(p.parent for p in root.rglob(RUN_FILE))

@@ -1,0 +1,50 @@
+"""Cross-cutting checks run on every proposal before its action rule. One small function each."""
+
+from __future__ import annotations
+
+from ..vcp import VCPAction
+from .context import RuleContext
+from .privacy import leaks
+from .result import require
+
+TEXT_FIELDS = ("text", "note", "reason", "rationale", "summary")
+"""Action fields that carry free text out of the actor's hands."""
+
+
+def check_identity(ctx: RuleContext, action: VCPAction) -> None:
+    """The actor exists, and any actor the action claims is the bound one."""
+    require(ctx.actor in ctx.state["actors"], "unknown_actor", f"{ctx.actor} is not a registered actor")
+    require(action.actor is None or action.actor == ctx.actor, "identity_mismatch",
+            f"the action claims actor {action.actor!r} but you are {ctx.actor}")
+
+
+def check_role(ctx: RuleContext, action: VCPAction) -> None:
+    """The actor's role may use this tool."""
+    require(ctx.envelope.role in action.roles, "role_forbidden",
+            f"{action.kind} is not available to a {ctx.envelope.role.value}")
+
+
+def check_reply_link(ctx: RuleContext, action: VCPAction) -> None:
+    """A reply link points to a message that was addressed to this actor."""
+    link = getattr(action, "in_reply_to", None)
+    if link is None or action.kind == "answer_question":
+        return
+    msg = ctx.settings["messages"].get(link)
+    require(msg is not None, "unknown_message", f"no message {link!r}")
+    require(msg["to"] == ctx.actor, "not_addressed", f"message {link} was not addressed to you")
+
+
+def check_privacy(ctx: RuleContext, action: VCPAction) -> None:
+    """No outgoing text reveals the sender's sealed private values."""
+    if action.readonly or action.kind in {"submit_answer", "abstain", "finish"}:
+        return
+    sealed = ctx.settings["sealed"].get(ctx.actor, [])
+    for name in TEXT_FIELDS:
+        text = getattr(action, name, None)
+        if isinstance(text, str):
+            value = leaks(text, sealed)
+            require(value is None, "privacy_leak",
+                    f"the {name} would reveal one of your private limits; it was not sent")
+
+
+CHECKS = (check_identity, check_role, check_reply_link, check_privacy)

@@ -1,0 +1,60 @@
+"""The Commerce Intelligence Platform: validate a bound proposal and turn it into World events."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..vcp import Envelope, ParseError, VCPAction
+from ..world.digest import canonical, sha256
+from . import queries, rules_after, rules_trade  # noqa: F401  (register rules)
+from .checks import CHECKS
+from .context import RuleContext
+from .result import Outcome, Reject
+from .rules import RULES
+
+if TYPE_CHECKING:
+    from ..catalog import Catalog
+
+
+class Platform:
+    """Stateless checks plus the episode's idempotency store and sealed mandates."""
+
+    def __init__(self, catalog: Catalog | None, settings: dict[str, Any]) -> None:
+        self.catalog = catalog
+        self.settings = settings
+        self.idempotency: dict[tuple[str, str], tuple[str, dict]] = {}
+
+    def idempotent_replay(self, envelope: Envelope, action: VCPAction) -> dict | None | Reject:
+        """Stripe semantics: the stored result for a repeated key and payload; a conflict for a new payload."""
+        if action.idempotency_key is None or action.readonly:
+            return None
+        stored = self.idempotency.get((envelope.actor, action.idempotency_key))
+        if stored is None:
+            return None
+        fingerprint, result = stored
+        if fingerprint != self.fingerprint(action):
+            return Reject("idempotency_conflict",
+                          f"key {action.idempotency_key!r} was already used with a different request")
+        return result
+
+    @staticmethod
+    def fingerprint(action: VCPAction) -> str:
+        """Digest of an action's business payload."""
+        return sha256(canonical(action.payload()))
+
+    def remember(self, envelope: Envelope, action: VCPAction, result: dict) -> None:
+        """Store the outcome of a keyed request (accepted or rejected) for later retries."""
+        if action.idempotency_key is not None and not action.readonly:
+            self.idempotency[(envelope.actor, action.idempotency_key)] = (self.fingerprint(action), result)
+
+    def validate(self, state: dict, envelope: Envelope, action: VCPAction | ParseError) -> Outcome:
+        """Run every check, then the action's rule. Never raises for bad input."""
+        if isinstance(action, ParseError):
+            return Outcome(False, action.code, action.message)
+        ctx = RuleContext(state, envelope, self.catalog, self.settings)
+        try:
+            for check in CHECKS:
+                check(ctx, action)
+            return RULES[action.kind](ctx, action)
+        except Reject as rej:
+            return Outcome(False, rej.code, rej.message)

@@ -1,0 +1,87 @@
+"""One task episode: a market built from a task, its scripted counterparties, and turn order.
+
+The environment and the command line both drive episodes through this class; it calls
+``Market.submit`` for every action, the evaluated agent's and the counterparties'.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .market import Market, StepResult
+from .observe import observe
+from .tasks.spec import TaskSpec
+
+MAX_COUNTERPARTY_ACTIONS = 8
+"""Actions a counterparty may take in one turn (bounded, so a step is bounded)."""
+
+
+class Episode:
+    """Runs a task: ``agents`` act through :meth:`act`; counterparties react inside it."""
+
+    def __init__(self, task: TaskSpec, *, seed: int = 0, agents: list[str] | None = None,
+                 catalog: Any = None) -> None:
+        from .policies.registry import make_policy
+
+        self.task = task
+        if catalog is None and task.catalog:
+            from .catalog import Catalog, default_catalog_path
+
+            catalog = Catalog.open(default_catalog_path())
+        mandates = {task.actor: dict(task.mandate), **{a: dict(m) for a, m in task.counterparty_mandates.items()}}
+        sealed = {task.actor: list(task.sealed), **{a: list(v) for a, v in task.counterparty_sealed.items()}}
+        settings = {**task.settings, "merchant_actors": dict(task.merchant_actors)}
+        self.market = Market(task.initial_state, catalog=catalog, mandates=mandates, sealed=sealed,
+                             schedule=[dict(s) for s in task.schedule], settings=settings, seed=seed)
+        scripted = {c.actor: make_policy(c.policy) for c in task.counterparties}
+        self.agents = agents if agents is not None else [task.actor]
+        for a in self.agents:
+            scripted.pop(a, None)
+        self.counterparties = scripted
+        for p in scripted.values():
+            p.reset(seed)
+        self.steps = {a: 0 for a in self.agents}
+        self.last: dict[str, StepResult | None] = {a: None for a in [*self.agents, *scripted]}
+        self.requests = {task.actor: task.request}
+        self._react()
+
+    # -- observation ---------------------------------------------------------
+    def observe(self, actor: str) -> dict[str, Any]:
+        """The actor's role-private observation (consumes its unread inbox)."""
+        return observe(self.market, actor, request=self.requests.get(actor, _counterparty_request(self, actor)),
+                       last=self.last.get(actor), step=self.steps.get(actor, 0), max_steps=self.task.max_steps)
+
+    # -- acting ----------------------------------------------------------------
+    def act(self, actor: str, action: Any) -> StepResult:
+        """Submit one agent action, then let counterparties react and the clock move."""
+        result = self.market.submit(actor, action)
+        self.last[actor] = result
+        self.steps[actor] = self.steps.get(actor, 0) + 1
+        self._react()
+        self.market.advance()
+        self._react()
+        return result
+
+    def _react(self) -> None:
+        for actor, policy in self.counterparties.items():
+            if actor in self.market.finished:
+                continue
+            for _ in range(MAX_COUNTERPARTY_ACTIONS):
+                action = policy.act(self.observe(actor))
+                if action is None:
+                    break
+                self.last[actor] = self.market.submit(actor, action)
+
+    # -- status --------------------------------------------------------------
+    def finished(self, actor: str) -> bool:
+        """The actor ended its episode with a terminal action."""
+        return actor in self.market.finished
+
+    def truncated(self, actor: str) -> bool:
+        """The actor used up its step budget."""
+        return self.steps.get(actor, 0) >= self.task.max_steps
+
+
+def _counterparty_request(ep: Episode, actor: str) -> str:
+    mandate = ep.market.mandates.get(actor, {})
+    return str(mandate.get("request", "Trade according to your mandate."))

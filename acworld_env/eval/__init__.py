@@ -1,0 +1,1 @@
+"""Evaluation: rollouts, runners and reports."""

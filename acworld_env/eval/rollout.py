@@ -1,0 +1,45 @@
+"""Run one task with one policy for the evaluated actor; optionally save artifacts."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..artifacts import save_run
+from ..episode import Episode
+from ..tasks.spec import TaskSpec
+
+IDLE_ACTION = {"kind": "get_inbox", "unread_only": True}
+"""What an agent whose policy returns None does: look at its inbox."""
+
+
+@dataclass
+class Rollout:
+    """A finished episode and where its artifacts went."""
+
+    episode: Episode
+    out_dir: Path | None
+    score: Any = None
+
+
+def run_episode(task: TaskSpec, policy: Any, *, seed: int = 0, out_dir: str | Path | None = None,
+                extra: dict | None = None) -> Rollout:
+    """Drive ``policy`` as the evaluated actor until it finishes or runs out of steps."""
+    from ..scoring import score_episode
+
+    ep = Episode(task, seed=seed)
+    if hasattr(policy, "reset"):
+        policy.reset(seed)
+    actor = task.actor
+    while not ep.finished(actor) and not ep.truncated(actor):
+        action = policy.act(ep.observe(actor))
+        ep.act(actor, IDLE_ACTION if action is None else action)
+    score = score_episode(task, ep.market)
+    path = None
+    if out_dir is not None:
+        path = save_run(ep.market, out_dir, task_id=task.task_id, seed=seed, **(extra or {}))
+        (path / "task.json").write_text(task.model_dump_json(indent=1) + "\n")
+        (path / "score.json").write_text(json.dumps(score.to_dict(), indent=1, sort_keys=True) + "\n")
+    return Rollout(ep, path, score)

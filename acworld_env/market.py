@@ -1,0 +1,218 @@
+"""One episode's market: the single path every transport uses.
+
+``submit(actor, action)`` binds the action to the authenticated actor (VCP envelope),
+validates it (CIP), commits accepted business actions (World), delivers messages, and
+leaves a lineage record whatever happened.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .cip import Platform
+from .vcp import Envelope, Role, VCPAction, parse_action
+from .world import CommitLog, World
+
+if TYPE_CHECKING:
+    from .catalog import Catalog
+
+MARKET_ACTOR = "market"
+"""The system actor that commits scheduled market events."""
+
+
+@dataclass
+class StepResult:
+    """What happened to one proposal."""
+
+    envelope: Envelope
+    accepted: bool
+    code: str
+    message: str
+    kind: str | None
+    result: Any = None
+    commit_seq: int | None = None
+    replayed: bool = False
+    terminal: bool = False
+    validation_id: str = ""
+    evidence: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form (what an observation shows of the last action)."""
+        return {
+            "kind": self.kind, "accepted": self.accepted, "code": self.code, "message": self.message,
+            "result": self.result, "commit_seq": self.commit_seq, "replayed": self.replayed,
+            "validation_id": self.validation_id,
+        }
+
+
+class Market:
+    """Wires one episode: actors and credentials, inboxes, a logical clock, platform, World, trace."""
+
+    def __init__(
+        self,
+        initial_state: dict,
+        *,
+        catalog: Catalog | None = None,
+        mandates: dict[str, dict] | None = None,
+        sealed: dict[str, list[int]] | None = None,
+        schedule: list[dict] | None = None,
+        settings: dict[str, Any] | None = None,
+        seed: int = 0,
+        log: CommitLog | None = None,
+    ) -> None:
+        from .trace import Trace
+
+        self.seed = seed
+        self.world = World(initial_state, log=log)
+        self.round = 0
+        self.seq = 0
+        self.inboxes: dict[str, list[dict]] = {a: [] for a in self.world.state["actors"]}
+        self.messages: dict[str, dict] = {}
+        self.mandates = mandates or {}
+        self.schedule = sorted(schedule or [], key=lambda s: (s["round"], s.get("order", 0)))
+        self.settings: dict[str, Any] = {
+            **(settings or {}), "inboxes": self.inboxes, "messages": self.messages,
+            "mandates": self.mandates, "sealed": sealed or {},
+        }
+        self.platform = Platform(catalog, self.settings)
+        self.trace = Trace()
+        self.finished: set[str] = set()
+        self._deliver_due()
+
+    # -- identity -------------------------------------------------------------
+    def credential(self, actor: str) -> str:
+        """A bearer token for ``actor`` (deterministic per seed), for remote transports."""
+        return hashlib.sha256(f"{self.seed}:{actor}:acworld".encode()).hexdigest()[:32]
+
+    def actor_for(self, token: str) -> str | None:
+        """The actor a token authenticates, or None."""
+        return next((a for a in self.world.state["actors"] if self.credential(a) == token), None)
+
+    def role(self, actor: str) -> Role:
+        """An actor's role."""
+        return Role(self.world.state["actors"][actor]["role"])
+
+    # -- clock and scheduled events -------------------------------------------
+    def advance(self) -> None:
+        """Move the logical clock one round and deliver market events due by then."""
+        self.round += 1
+        self._deliver_due()
+
+    def _deliver_due(self) -> None:
+        while self.schedule and self.schedule[0]["round"] <= self.round:
+            item = self.schedule.pop(0)
+            validation = {"validation_id": f"val-sched-{item['id']}", "actor": MARKET_ACTOR,
+                          "kind": "scheduled_event", "accepted": True, "code": "ok",
+                          "message": "scheduled market event", "envelope_id": f"sched-{item['id']}"}
+            commit = None
+            if item.get("events"):
+                commit = self.world.commit(MARKET_ACTOR, validation, item["events"], self.round)
+            for notice in item.get("notices", []):
+                self._deliver(MARKET_ACTOR, notice)
+            self.trace.append({
+                "round": self.round, "actor": MARKET_ACTOR, "role": "market", "envelope": None,
+                "action": {"kind": "scheduled_event", "id": item["id"]}, "validation": validation,
+                "evidence": [], "commit": commit["seq"] if commit else None,
+                "delta": commit["body"]["delta"] if commit else [], "result": None, "replayed": False,
+            })
+
+    # -- messaging --------------------------------------------------------------
+    def _deliver(self, sender: str, notice: dict) -> str:
+        mid = f"msg-{len(self.messages) + 1:04d}"
+        msg = {"message_id": mid, "from": sender, "round": self.round, "read": False, **notice}
+        self.messages[mid] = msg
+        self.inboxes.setdefault(msg["to"], []).append(msg)
+        return mid
+
+    def inbox(self, actor: str, *, mark_read: bool = True) -> list[dict]:
+        """Messages delivered to ``actor`` not yet shown; marks them read."""
+        fresh = [m for m in self.inboxes.get(actor, []) if not m["read"]]
+        if mark_read:
+            for m in fresh:
+                m["read"] = True
+        return [dict(m) for m in fresh]
+
+    # -- the one path -----------------------------------------------------------
+    def submit(self, actor: str, raw: Any) -> StepResult:
+        """Bind, validate, commit and record one proposed action by an authenticated actor."""
+        self.seq += 1
+        action = parse_action(raw)
+        parsed = isinstance(action, VCPAction)
+        envelope = Envelope(
+            envelope_id=f"env-{self.seed}-{self.seq:05d}", actor=actor, role=self.role(actor),
+            round=self.round, seq=self.seq,
+            thread_id=getattr(action, "thread_id", None) if parsed else None,
+            in_reply_to=getattr(action, "in_reply_to", None) if parsed else None,
+            idempotency_key=action.idempotency_key if parsed else None,
+        )
+        kind = action.kind if parsed else None
+        vid = f"val-{self.seq:05d}"
+        replay = self.platform.idempotent_replay(envelope, action) if parsed else None
+        if isinstance(replay, dict):
+            return self._record_replay(envelope, action, replay, vid)
+        if replay is not None:  # an idempotency conflict
+            outcome_accepted, code, message = False, replay.code, replay.message
+            outcome = None
+        else:
+            outcome = self.platform.validate(self.world.state, envelope, action)
+            outcome_accepted, code, message = outcome.accepted, outcome.code, outcome.message
+        validation = {"validation_id": vid, "envelope_id": envelope.envelope_id, "actor": actor,
+                      "kind": kind, "accepted": outcome_accepted, "code": code, "message": message}
+        commit = None
+        if outcome is not None and outcome.accepted and outcome.events:
+            commit = self.world.commit(actor, validation, outcome.events, self.round)
+        if outcome is not None and outcome.accepted:
+            for notice in outcome.notices:
+                self._deliver(actor, notice)
+        terminal = bool(parsed and outcome_accepted and action.terminal)
+        if terminal:
+            self.finished.add(actor)
+        step = StepResult(
+            envelope, outcome_accepted, code, message, kind,
+            result=outcome.result if outcome is not None else None,
+            commit_seq=commit["seq"] if commit else None, terminal=terminal, validation_id=vid,
+            evidence=outcome.evidence if outcome is not None else [],
+        )
+        if parsed:
+            self.platform.remember(envelope, action, step.to_dict())
+        self.trace.append({
+            "round": self.round, "actor": actor, "role": envelope.role.value,
+            "envelope": envelope.model_dump(mode="json"),
+            "action": action.model_dump(mode="json", exclude_none=True) if parsed else _raw_repr(raw),
+            "validation": validation, "evidence": step.evidence,
+            "commit": step.commit_seq, "delta": commit["body"]["delta"] if commit else [],
+            "result": step.result, "replayed": False,
+        })
+        return step
+
+    def _record_replay(self, envelope: Envelope, action: VCPAction, original: dict, vid: str) -> StepResult:
+        validation = {"validation_id": vid, "envelope_id": envelope.envelope_id, "actor": envelope.actor,
+                      "kind": action.kind, "accepted": original["accepted"], "code": "idempotent_replay",
+                      "message": f"same key and payload as {original['validation_id']}; original result returned"}
+        step = StepResult(envelope, original["accepted"], "idempotent_replay", validation["message"],
+                          action.kind, result=original["result"], commit_seq=None, replayed=True,
+                          validation_id=vid)
+        self.trace.append({
+            "round": self.round, "actor": envelope.actor, "role": envelope.role.value,
+            "envelope": envelope.model_dump(mode="json"),
+            "action": action.model_dump(mode="json", exclude_none=True), "validation": validation,
+            "evidence": [], "commit": None, "delta": [], "result": original["result"], "replayed": True,
+            "original_validation": original["validation_id"],
+        })
+        return step
+
+
+def _raw_repr(raw: Any) -> dict:
+    """A JSON-safe record of input that could not be parsed."""
+    if isinstance(raw, dict):
+        try:
+            import json
+
+            json.dumps(raw, allow_nan=False)
+            return {"unparsed": raw}
+        except (TypeError, ValueError):
+            pass
+    text = raw if isinstance(raw, str) else repr(raw)
+    return {"unparsed": text[:2000]}

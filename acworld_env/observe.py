@@ -1,0 +1,60 @@
+"""Role-private observations: what one actor may see, as structured data and as text for LLMs."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from .cip.rules import money
+
+if TYPE_CHECKING:
+    from .market import Market, StepResult
+
+
+def observe(market: Market, actor: str, *, request: str, last: StepResult | None, step: int,
+            max_steps: int) -> dict[str, Any]:
+    """Build ``actor``'s observation. Contains only its own mandate, inbox and results."""
+    inbox = market.inbox(actor)
+    return {
+        "actor": actor,
+        "role": market.role(actor).value,
+        "round": market.round,
+        "step": step,
+        "max_steps": max_steps,
+        "request": request,
+        "mandate": market.mandates.get(actor, {}),
+        "inbox": [{k: m[k] for k in m if k != "read"} for m in inbox],
+        "last_result": last.to_dict() if last is not None else None,
+        "balance": market.world.state["actors"][actor]["balance"],
+    }
+
+
+def _short(value: Any, limit: int = 3000) -> str:
+    text = json.dumps(value, sort_keys=True, ensure_ascii=False)
+    return text if len(text) <= limit else text[: limit - 20] + f"... ({len(text)} chars)"
+
+
+def render_text(obs: dict[str, Any]) -> str:
+    """The observation as plain text: request, inbox, last result."""
+    lines = [
+        f"You are {obs['actor']}, a {obs['role']} in an online marketplace. "
+        f"Round {obs['round']}, step {obs['step']} of {obs['max_steps']}. "
+        f"Your balance: {money(obs['balance'])}. All amounts are in cents.",
+        "",
+        "Your request:",
+        obs["request"],
+    ]
+    if obs["inbox"]:
+        lines += ["", "New in your inbox:"]
+        for m in obs["inbox"]:
+            extra = "".join(f" [{k}={m[k]}]" for k in ("thread_id", "order_id", "event_id", "in_reply_to")
+                            if m.get(k))
+            lines.append(f"- {m['message_id']} from {m['from']} ({m['kind']}){extra}: {m['text']}")
+    last = obs.get("last_result")
+    if last:
+        lines += ["", f"Result of your last action ({last['kind']}):"]
+        if last["accepted"]:
+            lines.append(f"accepted{' (replayed)' if last['replayed'] else ''}: {_short(last['result'])}")
+        else:
+            lines.append(f"REJECTED [{last['code']}]: {last['message']}")
+    return "\n".join(lines)

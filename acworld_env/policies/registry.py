@@ -1,0 +1,46 @@
+"""Policies by name, so tasks (which are data) can name their counterparties and references."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .base import FixedPolicy
+from .negotiators import ScriptedBuyer, ScriptedMerchant
+
+PolicyFactory = Callable[..., Any]
+POLICIES: dict[str, PolicyFactory] = {
+    "scripted_merchant": ScriptedMerchant,
+    "scripted_buyer": ScriptedBuyer,
+    "fixed": FixedPolicy,
+}
+
+
+def register_policy(name: str) -> Callable[[PolicyFactory], PolicyFactory]:
+    """Register a policy factory under ``name`` (third-party packages may add their own)."""
+
+    def register(factory: PolicyFactory) -> PolicyFactory:
+        POLICIES[name] = factory
+        return factory
+
+    return register
+
+
+def make_policy(ref: Any) -> Any:
+    """Build a policy from a ``PolicyRef``, a ``{"name":..., "params":...}`` dict or a bare name."""
+    if isinstance(ref, str):
+        name, params = ref, {}
+    elif isinstance(ref, dict):
+        name, params = ref["name"], ref.get("params", {})
+    else:
+        name, params = ref.name, ref.params
+    if name not in POLICIES:
+        _load_builtin_families()
+    if name not in POLICIES:
+        raise KeyError(f"unknown policy {name!r}; known: {', '.join(sorted(POLICIES))}")
+    return POLICIES[name](**params)
+
+
+def _load_builtin_families() -> None:
+    """Import task families so their reference and counterparty policies register."""
+    from ..tasks import families  # noqa: F401

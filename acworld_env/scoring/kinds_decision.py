@@ -1,0 +1,123 @@
+"""Predicate kinds about search, evidence, answers, abstention and event handling."""
+
+from __future__ import annotations
+
+from .registry import ScoreInput, fraction, passed, predicate
+
+
+def _final(si: ScoreInput, actor: str) -> dict | None:
+    done = [r for r in si.by(actor) if r["validation"]["accepted"]
+            and r["action"].get("kind") in {"submit_answer", "abstain", "finish"}]
+    return done[-1] if done else None
+
+
+def _query_matches(action: dict, constraints: dict) -> bool:
+    for key, want in constraints.items():
+        got = action.get(key)
+        if key == "max_price":
+            if got is None or got > want:
+                return False
+        elif key == "min_price" or key == "min_rating":
+            if got is None or got < want:
+                return False
+        elif key in {"options", "attributes"}:
+            if any((got or {}).get(k) != v for k, v in want.items()):
+                return False
+        elif got != want:
+            return False
+    return True
+
+
+@predicate("constraints_in_every_query")
+def constraints_in_every_query(si: ScoreInput, p: dict) -> tuple[float, dict]:
+    """Every search the actor ran kept the hard constraints (at least one search required)."""
+    searches = si.actions(p["actor"], "search_listings", accepted=True)
+    if not searches:
+        return 0.0, {"reason": "no search"}
+    ok = sum(1 for r in searches if _query_matches(r["action"], p["constraints"]))
+    credit, ev = fraction(ok, len(searches))
+    return credit, {**ev, "violating": [r["n"] for r in searches if not _query_matches(r["action"], p["constraints"])]}
+
+
+@predicate("searched")
+def searched(si: ScoreInput, p: dict) -> tuple[float, dict]:
+    """The actor searched at least ``min`` times (default once) before deciding."""
+    n = len(si.actions(p["actor"], "search_listings", accepted=True))
+    return passed(n >= p.get("min", 1), searches=n)
+
+
+@predicate("decisive_record_read")
+def decisive_record_read(si: ScoreInput, p: dict) -> tuple[float, dict]:
+    """The actor read the decisive record (e.g. the chosen listing) before its final decision."""
+    final = _final(si, p["actor"])
+    limit = final["n"] if final else None
+    if limit is None:
+        return 0.0, {"reason": "no decision"}
+    answer = final["action"].get("answer", {})
+    target = p.get("record") or answer.get(p.get("answer_field", "listing_id"))
+    reads = [r["n"] for r in si.by(p["actor"]) if r["n"] < limit and r["validation"]["accepted"]
+             and r["action"].get("kind") in set(p.get("via", ["get_listing"])) and target in r["evidence"]]
+    return passed(bool(reads), record=target, read_at=reads)
+
+
+@predicate("answer_in_set")
+def answer_in_set(si: ScoreInput, p: dict) -> tuple[float, dict]:
+    """The answer's field names an item of the oracle's accepted set."""
+    final = _final(si, p["actor"])
+    if final is None or final["action"].get("kind") != "submit_answer":
+        return 0.0, {"reason": "no answer"}
+    value = final["action"]["answer"].get(p.get("field", "listing_id"))
+    return passed(value in set(p["accepted"]), answered=value, record=final["n"])
+
+
+@predicate("answer_fields_equal")
+def answer_fields_equal(si: ScoreInput, p: dict) -> tuple[float, dict]:
+    """Share of expected answer fields the final answer got exactly right."""
+    final = _final(si, p["actor"])
+    if final is None or final["action"].get("kind") != "submit_answer":
+        return 0.0, {"reason": "no answer"}
+    answer = final["action"]["answer"]
+    right = [k for k, v in p["expected"].items() if answer.get(k) == v]
+    return fraction(len(right), len(p["expected"]), wrong=sorted(set(p["expected"]) - set(right)))
+
+
+@predicate("abstained")
+def abstained(si: ScoreInput, p: dict) -> tuple[float, dict]:
+    """The actor abstained (nothing was feasible) and bought nothing."""
+    final = _final(si, p["actor"])
+    bought = [r["n"] for r in si.actions(p["actor"], "place_order", accepted=True)]
+    ok = final is not None and final["action"].get("kind") == "abstain" and not bought
+    return passed(ok, final=final["n"] if final else None, orders=bought)
+
+
+@predicate("decided")
+def decided(si: ScoreInput, p: dict) -> tuple[float, dict]:
+    """The actor ended with a (non-abstaining) decision."""
+    final = _final(si, p["actor"])
+    ok = final is not None and final["action"].get("kind") in set(p.get("kinds", ["submit_answer", "finish"]))
+    return passed(ok, final=final["n"] if final else None)
+
+
+@predicate("events_classified")
+def events_classified(si: ScoreInput, p: dict) -> tuple[float, dict]:
+    """Share of market events the actor classified with the right verdict."""
+    truth: dict[str, str] = p["verdicts"]
+    right = [e for e, v in truth.items() if (si.state["market_events"].get(e) or {}).get("verdict") == v]
+    return fraction(len(right), len(truth), wrong=sorted(set(truth) - set(right)))
+
+
+@predicate("applied_exactly_once")
+def applied_exactly_once(si: ScoreInput, p: dict) -> tuple[float, dict]:
+    """The World shows one effect of the given kind on the object, not zero and not two."""
+    table, field, key = p["table"], p["field"], p["key"]
+    matches = [k for k, rec in sorted(si.state[table].items()) if rec.get(field) == key
+               and all(rec.get(f) == v for f, v in p.get("where", {}).items())]
+    return passed(len(matches) == p.get("count", 1), matches=matches)
+
+
+@predicate("world_value_equals")
+def world_value_equals(si: ScoreInput, p: dict) -> tuple[float, dict]:
+    """A World field has the expected value (e.g. an order's refunded amount)."""
+    rec = si.state[p["table"]].get(p["key"]) or {}
+    got = rec.get(p["field"])
+    return passed(got == p["value"], got=got, expected=p["value"])

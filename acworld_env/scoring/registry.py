@@ -1,0 +1,58 @@
+"""The predicate registry: pure functions of (task, verified trace, World state) -> credit, evidence."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..tasks.spec import TaskSpec
+
+
+@dataclass(frozen=True)
+class ScoreInput:
+    """What every predicate sees: the task, the lineage records so far, and the World state."""
+
+    task: TaskSpec
+    records: list[dict[str, Any]]
+    state: dict[str, Any]
+
+    def by(self, actor: str) -> list[dict[str, Any]]:
+        """Records of one actor's own proposals."""
+        return [r for r in self.records if r["actor"] == actor]
+
+    def actions(self, actor: str, kind: str | None = None, *, accepted: bool | None = None) -> list[dict]:
+        """An actor's proposals, optionally of one kind and acceptance."""
+        out = []
+        for r in self.by(actor):
+            if kind is not None and r["action"].get("kind") != kind:
+                continue
+            if accepted is not None and r["validation"]["accepted"] != accepted:
+                continue
+            out.append(r)
+        return out
+
+
+Credit = tuple[float, dict[str, Any]]
+PredicateFn = Callable[[ScoreInput, dict[str, Any]], Credit]
+KINDS: dict[str, PredicateFn] = {}
+
+
+def predicate(kind: str) -> Callable[[PredicateFn], PredicateFn]:
+    """Register a predicate kind."""
+
+    def register(fn: PredicateFn) -> PredicateFn:
+        KINDS[kind] = fn
+        return fn
+
+    return register
+
+
+def passed(ok: bool, **evidence: Any) -> Credit:
+    """A boolean credit with its evidence."""
+    return (1.0 if ok else 0.0), evidence
+
+
+def fraction(num: int, den: int, **evidence: Any) -> Credit:
+    """A fractional credit (1.0 when there is nothing to count)."""
+    return (1.0 if den == 0 else num / den), {"numerator": num, "denominator": den, **evidence}

@@ -1,0 +1,75 @@
+"""Task scores: ``S = sum(w*c)/sum(w)``, stage scores, loss attribution, validity."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..tasks.spec import TaskSpec
+from . import kinds_decision, kinds_trade  # noqa: F401  (register kinds)
+from .registry import KINDS, ScoreInput
+
+STAGES = ("Search", "Evidence", "Decision", "Validation", "World effect")
+LOSS_GROUPS = ("Evidence", "Choice", "Execution", "Authority")
+
+
+@dataclass
+class Score:
+    """A scored (or invalid) run."""
+
+    task_id: str
+    valid: bool
+    score: float
+    full_credit: bool
+    credits: dict[str, float] = field(default_factory=dict)
+    evidence: dict[str, Any] = field(default_factory=dict)
+    stages: dict[str, float] = field(default_factory=dict)
+    loss_group: str | None = None
+    invalid_reason: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form, stable for byte-for-byte rescoring."""
+        return {
+            "task_id": self.task_id, "valid": self.valid, "score": self.score,
+            "full_credit": self.full_credit, "credits": self.credits, "evidence": self.evidence,
+            "stages": self.stages, "loss_group": self.loss_group, "invalid_reason": self.invalid_reason,
+        }
+
+
+def invalid(task: TaskSpec, reason: str) -> Score:
+    """An unscored run."""
+    return Score(task.task_id, False, 0.0, False, invalid_reason=reason)
+
+
+def score_trace(task: TaskSpec, records: list[dict], state: dict, *, weights: str = "task") -> Score:
+    """Score a (possibly partial) verified trace. ``weights="equal"`` sets every weight to 1."""
+    si = ScoreInput(task, records, state)
+    credits: dict[str, float] = {}
+    evidence: dict[str, Any] = {}
+    for pred in task.predicates:
+        credit, ev = KINDS[pred.kind](si, pred.params)
+        credits[pred.id] = round(float(credit), 12)
+        evidence[pred.id] = ev
+    def w(p: Any) -> float:
+        return 1.0 if weights == "equal" else p.weight
+    total_w = sum(w(p) for p in task.predicates)
+    score = sum(w(p) * credits[p.id] for p in task.predicates) / total_w
+    stages: dict[str, float] = {}
+    for stage in STAGES:
+        preds = [p for p in task.predicates if p.stage == stage]
+        if preds:
+            stages[stage] = round(sum(w(p) * credits[p.id] for p in preds) / sum(w(p) for p in preds), 12)
+    full = all(credits[p.id] >= 1.0 for p in task.predicates if p.required)
+    missing = {g: 0.0 for g in LOSS_GROUPS}
+    for p in task.predicates:
+        missing[p.loss_group] += w(p) * (1.0 - credits[p.id])
+    top = max(missing.values())
+    leaders = [g for g, m in missing.items() if abs(m - top) < 1e-12]
+    loss = None if top <= 1e-12 else (leaders[0] if len(leaders) == 1 else "Mixed")
+    return Score(task.task_id, True, 1.0 if full else round(min(score, 1.0), 12), full, credits, evidence,
+                 stages, loss)
+
+
+def score_episode(task: TaskSpec, market: Any) -> Score:
+    """Score a live market's trace and World state."""
+    return score_trace(task, market.trace.records, market.world.state)

@@ -1,0 +1,102 @@
+"""Business tools after the sale: cancel, return, refund, exchange, dispute, ledger close."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from .base import BUYER, MERCHANT, Id, PositiveMoney, ShortText, Text, VCPAction
+from .checkout import CartLine
+
+
+class CancelOrder(VCPAction):
+    """Cancel an order that has not shipped; any captured money is refunded."""
+
+    group = "aftersales"
+    kind: Literal["cancel_order"] = "cancel_order"
+    order_id: Id = Field(description="The order cancelled.")
+    reason: ShortText = Field("", description="Why.")
+
+
+class RequestReturn(VCPAction):
+    """Ask to return delivered units."""
+
+    roles = BUYER
+    group = "aftersales"
+    kind: Literal["request_return"] = "request_return"
+    order_id: Id = Field(description="The order.")
+    lines: list[CartLine] = Field(min_length=1, max_length=50, description="Units to return.")
+    reason: ShortText = Field(description="Why.")
+
+
+class AuthorizeReturn(VCPAction):
+    """Approve or deny a return request."""
+
+    roles = MERCHANT
+    group = "aftersales"
+    kind: Literal["authorize_return"] = "authorize_return"
+    return_id: Id = Field(description="The return request.")
+    approve: bool = Field(description="True to approve, false to deny.")
+    reason: ShortText = Field("", description="Why.")
+
+
+class IssueRefund(VCPAction):
+    """Refund captured money on a payment (never above what was captured)."""
+
+    roles = MERCHANT
+    group = "aftersales"
+    kind: Literal["issue_refund"] = "issue_refund"
+    payment_id: Id = Field(description="The payment refunded.")
+    amount: PositiveMoney = Field(description="Refund in cents.")
+    return_id: Id | None = Field(None, description="Return this refund settles, if any.")
+
+
+class OfferExchange(VCPAction):
+    """Settle a return by sending a different listing instead of refunding."""
+
+    roles = MERCHANT
+    group = "aftersales"
+    kind: Literal["offer_exchange"] = "offer_exchange"
+    return_id: Id = Field(description="The approved return.")
+    listing_id: Id = Field(description="The replacement listing.")
+
+
+class OpenDispute(VCPAction):
+    """Open a dispute on an order, citing evidence (trace record or object ids)."""
+
+    roles = BUYER
+    group = "aftersales"
+    kind: Literal["open_dispute"] = "open_dispute"
+    order_id: Id = Field(description="The order disputed.")
+    reason: Literal["not_received", "not_as_described", "damaged", "unauthorized", "other"] = Field(
+        description="Dispute reason."
+    )
+    evidence: list[Id] = Field(default_factory=list, max_length=20, description="Ids of supporting records.")
+    note: Text = Field("", description="Explanation.")
+
+
+class RespondDispute(VCPAction):
+    """Answer a dispute with evidence."""
+
+    roles = MERCHANT
+    group = "aftersales"
+    kind: Literal["respond_dispute"] = "respond_dispute"
+    dispute_id: Id = Field(description="The dispute.")
+    evidence: list[Id] = Field(default_factory=list, max_length=20, description="Ids of supporting records.")
+    note: Text = Field("", description="Explanation.")
+
+
+class CloseLedger(VCPAction):
+    """Close an order's ledger once money and goods are settled."""
+
+    roles = MERCHANT
+    group = "aftersales"
+    kind: Literal["close_ledger"] = "close_ledger"
+    order_id: Id = Field(description="The order closed.")
+
+
+AFTERSALES = (
+    CancelOrder, RequestReturn, AuthorizeReturn, IssueRefund, OfferExchange, OpenDispute,
+    RespondDispute, CloseLedger,
+)

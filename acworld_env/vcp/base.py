@@ -1,0 +1,62 @@
+"""Shared building blocks of the VCP wire protocol: roles, field types and the action base class."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Annotated, ClassVar
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Role(StrEnum):
+    """The role an actor plays in the market."""
+
+    BUYER = "buyer"
+    MERCHANT = "merchant"
+
+
+BUYER = frozenset({Role.BUYER})
+MERCHANT = frozenset({Role.MERCHANT})
+ANY_ROLE = frozenset({Role.BUYER, Role.MERCHANT})
+
+MAX_MONEY = 10**11
+"""Largest amount, in minor units, any field accepts (one billion dollars)."""
+
+Money = Annotated[int, Field(ge=0, le=MAX_MONEY, description="Amount in integer minor units (cents).")]
+PositiveMoney = Annotated[
+    int, Field(gt=0, le=MAX_MONEY, description="Positive amount in integer minor units (cents).")
+]
+Quantity = Annotated[int, Field(ge=1, le=10_000, description="Number of units, at least 1.")]
+Id = Annotated[str, Field(min_length=1, max_length=64, description="Identifier of a market object.")]
+ShortText = Annotated[str, Field(max_length=200)]
+Text = Annotated[str, Field(max_length=2000)]
+
+
+class VCPAction(BaseModel):
+    """Base of every action. Subclasses set ``kind`` and the class-level metadata."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    roles: ClassVar[frozenset[Role]] = ANY_ROLE
+    """Roles allowed to use this action."""
+    readonly: ClassVar[bool] = False
+    """True for read-only queries: they never produce a commit."""
+    group: ClassVar[str] = "misc"
+    """Lifecycle group, used to organise schemas and skills."""
+    terminal: ClassVar[bool] = False
+    """True when the action ends the actor's episode (answer, abstain, finish)."""
+
+    actor: Id | None = Field(
+        default=None,
+        description="Optional claim of the acting actor's id. The platform binds the real actor; "
+        "a claim naming anyone else is rejected.",
+    )
+    idempotency_key: Annotated[str, Field(min_length=1, max_length=64)] | None = Field(
+        default=None,
+        description="Client key making retries safe: the same key with the same payload returns "
+        "the original result without a new commit; with a different payload it is rejected.",
+    )
+
+    def payload(self) -> dict:
+        """The business payload (everything but the envelope hints), as plain JSON types."""
+        return self.model_dump(mode="json", exclude={"actor", "idempotency_key"})

@@ -1,0 +1,97 @@
+"""Durable, append-only SQLite commit log (WAL). One file can carry an order across episodes."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from .digest import canonical
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS commits (
+    seq INTEGER PRIMARY KEY, actor TEXT NOT NULL, validation_id TEXT NOT NULL,
+    body TEXT NOT NULL, prev_hash TEXT NOT NULL, hash TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS validations (validation_id TEXT PRIMARY KEY, body TEXT NOT NULL);
+"""
+
+
+class LogError(RuntimeError):
+    """The commit log file is unreadable or not a commit log."""
+
+
+class CommitLog:
+    """Append-only commit store. ``durable=True`` makes each append survive a crash (synchronous=FULL)."""
+
+    def __init__(self, path: str | Path, *, durable: bool = True) -> None:
+        self.path = Path(path)
+        try:
+            self.conn = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
+            self.conn.execute("PRAGMA journal_mode=WAL")
+            self.conn.execute(f"PRAGMA synchronous={'FULL' if durable else 'OFF'}")
+            self.conn.executescript(_SCHEMA)
+        except sqlite3.DatabaseError as exc:
+            raise LogError(f"{self.path}: not a commit log ({exc})") from exc
+
+    # -- meta ---------------------------------------------------------------
+    def set_meta(self, key: str, value: Any) -> None:
+        """Store a JSON value under ``key`` (initial state, digests, task)."""
+        self.conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, json.dumps(value, sort_keys=True)))
+
+    def get_meta(self, key: str, default: Any = None) -> Any:
+        """Read a stored JSON value."""
+        row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return default if row is None else json.loads(row[0])
+
+    # -- writes -------------------------------------------------------------
+    def append(self, commit: dict, validation: dict | None = None) -> None:
+        """Append one commit (and the validation it cites) atomically."""
+        with self.conn:
+            self.conn.execute("BEGIN")
+            if validation is not None:
+                self.conn.execute(
+                    "INSERT OR IGNORE INTO validations VALUES (?, ?)",
+                    (validation["validation_id"], canonical(validation).decode()),
+                )
+            self.conn.execute(
+                "INSERT INTO commits VALUES (?, ?, ?, ?, ?, ?)",
+                (commit["seq"], commit["actor"], commit["validation_id"],
+                 canonical(commit["body"]).decode(), commit["prev_hash"], commit["hash"]),
+            )
+
+    def append_many(self, commits: list[dict], validations: list[dict]) -> None:
+        """Append a batch in one transaction (fast path for non-durable episodes)."""
+        with self.conn:
+            self.conn.execute("BEGIN")
+            self.conn.executemany(
+                "INSERT OR IGNORE INTO validations VALUES (?, ?)",
+                [(v["validation_id"], canonical(v).decode()) for v in validations],
+            )
+            self.conn.executemany(
+                "INSERT INTO commits VALUES (?, ?, ?, ?, ?, ?)",
+                [(c["seq"], c["actor"], c["validation_id"], canonical(c["body"]).decode(),
+                  c["prev_hash"], c["hash"]) for c in commits],
+            )
+
+    # -- reads --------------------------------------------------------------
+    def commits(self) -> list[dict]:
+        """Every commit in stored order (by sequence)."""
+        rows = self.conn.execute(
+            "SELECT seq, actor, validation_id, body, prev_hash, hash FROM commits ORDER BY rowid"
+        ).fetchall()
+        return [
+            {"seq": s, "actor": a, "validation_id": v, "body": json.loads(b), "prev_hash": p, "hash": h}
+            for s, a, v, b, p, h in rows
+        ]
+
+    def validations(self) -> dict[str, dict]:
+        """Every stored validation by id."""
+        rows = self.conn.execute("SELECT validation_id, body FROM validations").fetchall()
+        return {vid: json.loads(body) for vid, body in rows}
+
+    def close(self) -> None:
+        """Close the file."""
+        self.conn.close()

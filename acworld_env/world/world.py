@@ -1,0 +1,77 @@
+"""The World: a state, the pure transition, and the hash-chained commits that changed it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import handlers_after, handlers_trade  # noqa: F401  (register handlers)
+from .commit_log import CommitLog
+from .digest import GENESIS, canonical, chain, state_digest
+from .state import clone
+from .transition import apply_delta, transition
+
+
+class World:
+    """Deterministic commerce state. The only writer is :meth:`commit`.
+
+    Commits are kept in memory; with a :class:`CommitLog` each one is also appended
+    durably as it happens, so a crash loses nothing acknowledged.
+    """
+
+    def __init__(self, initial_state: dict, *, log: CommitLog | None = None) -> None:
+        canonical(initial_state, check=True)
+        self.initial_state = clone(initial_state)
+        self.state = clone(initial_state)
+        self.commits: list[dict] = []
+        self.head = GENESIS
+        self.log = log
+        if log is not None:
+            stored = log.commits()
+            if stored:
+                self._resume(stored)
+            else:
+                log.set_meta("initial_state", self.initial_state)
+
+    def _resume(self, stored: list[dict]) -> None:
+        from .replay import reconstruct
+
+        assert self.log is not None
+        saved_initial = self.log.get_meta("initial_state")
+        result = reconstruct(saved_initial, stored, self.log.validations())
+        self.initial_state = saved_initial
+        self.state = result.state
+        self.commits = stored
+        self.head = result.event_digest
+
+    def commit(self, actor: str, validation: dict, events: list[dict], round_: int = 0) -> dict:
+        """Apply one atomic list of events, citing an accepted validation; return the commit."""
+        if not validation.get("accepted"):
+            raise ValueError("a commit must cite an accepted validation")
+        delta = transition(self.state, events)
+        body = {
+            "seq": len(self.commits) + 1, "actor": actor, "validation_id": validation["validation_id"],
+            "round": round_, "events": events, "delta": delta,
+        }
+        commit = {
+            "seq": body["seq"], "actor": actor, "validation_id": validation["validation_id"],
+            "body": body, "prev_hash": self.head, "hash": chain(self.head, body),
+        }
+        apply_delta(self.state, delta)
+        self.head = commit["hash"]
+        self.commits.append(commit)
+        if self.log is not None:
+            self.log.append(commit, validation)
+        return commit
+
+    @property
+    def event_digest(self) -> str:
+        """Head of the commit hash chain."""
+        return self.head
+
+    def state_digest(self) -> str:
+        """SHA-256 of the canonical current state."""
+        return state_digest(self.state)
+
+    def table(self, name: str) -> dict[str, Any]:
+        """Read-only access to one table (callers must not mutate)."""
+        return self.state[name]
