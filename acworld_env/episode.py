@@ -52,9 +52,9 @@ class Episode:
                        last=self.last.get(actor), step=self.steps.get(actor, 0), max_steps=self.task.max_steps)
 
     # -- acting ----------------------------------------------------------------
-    def act(self, actor: str, action: Any) -> StepResult:
+    def act(self, actor: str, action: Any, meta: dict[str, Any] | None = None) -> StepResult:
         """Submit one agent action, then let counterparties react and the clock move."""
-        result = self.market.submit(actor, action)
+        result = self.market.submit(actor, action, meta)
         self.last[actor] = result
         self.steps[actor] = self.steps.get(actor, 0) + 1
         self._react()

@@ -135,8 +135,12 @@ class Market:
         return [dict(m) for m in fresh]
 
     # -- the one path -----------------------------------------------------------
-    def submit(self, actor: str, raw: Any) -> StepResult:
-        """Bind, validate, commit and record one proposed action by an authenticated actor."""
+    def submit(self, actor: str, raw: Any, meta: dict[str, Any] | None = None) -> StepResult:
+        """Bind, validate, commit and record one proposed action by an authenticated actor.
+
+        ``meta`` (for example a model call's latency and token usage) is stored with the
+        decision's lineage record; it never influences validation.
+        """
         self.seq += 1
         action = parse_action(raw)
         parsed = isinstance(action, VCPAction)
@@ -151,7 +155,7 @@ class Market:
         vid = f"val-{self.seq:05d}"
         replay = self.platform.idempotent_replay(envelope, action) if parsed else None
         if isinstance(replay, dict):
-            return self._record_replay(envelope, action, replay, vid)
+            return self._record_replay(envelope, action, replay, vid, meta)
         if replay is not None:  # an idempotency conflict
             outcome_accepted, code, message = False, replay.code, replay.message
             outcome = None
@@ -183,11 +187,12 @@ class Market:
             "action": action.model_dump(mode="json", exclude_none=True) if parsed else _raw_repr(raw),
             "validation": validation, "evidence": step.evidence,
             "commit": step.commit_seq, "delta": commit["body"]["delta"] if commit else [],
-            "result": step.result, "replayed": False,
+            "result": step.result, "replayed": False, **({"meta": meta} if meta else {}),
         })
         return step
 
-    def _record_replay(self, envelope: Envelope, action: VCPAction, original: dict, vid: str) -> StepResult:
+    def _record_replay(self, envelope: Envelope, action: VCPAction, original: dict, vid: str,
+                       meta: dict[str, Any] | None) -> StepResult:
         validation = {"validation_id": vid, "envelope_id": envelope.envelope_id, "actor": envelope.actor,
                       "kind": action.kind, "accepted": original["accepted"], "code": "idempotent_replay",
                       "message": f"same key and payload as {original['validation_id']}; original result returned"}
@@ -199,7 +204,7 @@ class Market:
             "envelope": envelope.model_dump(mode="json"),
             "action": action.model_dump(mode="json", exclude_none=True), "validation": validation,
             "evidence": [], "commit": None, "delta": [], "result": original["result"], "replayed": True,
-            "original_validation": original["validation_id"],
+            "original_validation": original["validation_id"], **({"meta": meta} if meta else {}),
         })
         return step
 

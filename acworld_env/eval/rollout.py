@@ -35,7 +35,8 @@ def run_episode(task: TaskSpec, policy: Any, *, seed: int = 0, out_dir: str | Pa
     actor = task.actor
     while not ep.finished(actor) and not ep.truncated(actor):
         action = policy.act(ep.observe(actor))
-        ep.act(actor, IDLE_ACTION if action is None else action)
+        meta = getattr(policy, "last_meta", None)
+        ep.act(actor, IDLE_ACTION if action is None else action, meta)
     score = score_episode(task, ep.market)
     path = None
     if out_dir is not None:

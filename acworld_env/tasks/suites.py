@@ -1,0 +1,38 @@
+"""Suites: named, ordered lists of tasks. Frozen splits load checked-in files; generated splits build fresh tasks."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .spec import TaskSpec
+
+SuiteLoader = Callable[[str, int], list[TaskSpec]]
+SUITES: dict[str, SuiteLoader] = {}
+
+
+def register_suite(name: str) -> Callable[[SuiteLoader], SuiteLoader]:
+    """Register a loader ``(split, seed) -> tasks`` under a suite name."""
+
+    def register(fn: SuiteLoader) -> SuiteLoader:
+        SUITES[name] = fn
+        return fn
+
+    return register
+
+
+def load_suite(name: str, split: str = "frozen", seed: int = 0) -> list[TaskSpec]:
+    """The tasks of a suite. ``split`` is ``frozen`` (the published tasks) or ``generated`` (fresh, from ``seed``)."""
+    from . import families  # noqa: F401  (registers suites)
+
+    if name not in SUITES:
+        raise KeyError(f"unknown suite {name!r}; known: {', '.join(sorted(SUITES))}")
+    if split not in {"frozen", "generated"}:
+        raise ValueError(f"split must be 'frozen' or 'generated', not {split!r}")
+    return SUITES[name](split, seed)
+
+
+@register_suite("demo")
+def _demo_suite(split: str, seed: int) -> list[TaskSpec]:
+    from .families.demo import build_demo_task
+
+    return [build_demo_task()]
