@@ -1,3 +1,28 @@
-"""Task families. Importing this package registers every family's policies and builders."""
+"""Task families. Importing this package registers every family's policies, builders and suites.
 
-from . import demo  # noqa: F401
+A family is one module with ``build(seed, frozen) -> list[TaskSpec]`` registered in
+:data:`FAMILY_BUILDERS`, plus its reference and counterparty policies registered by name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..spec import TaskSpec
+
+FamilyBuilder = Callable[..., list[TaskSpec]]
+FAMILY_BUILDERS: dict[str, FamilyBuilder] = {}
+
+
+def register_family(name: str) -> Callable[[FamilyBuilder], FamilyBuilder]:
+    """Register a family builder ``build(seed=..., frozen=...)``."""
+
+    def register(fn: FamilyBuilder) -> FamilyBuilder:
+        FAMILY_BUILDERS[name] = fn
+        return fn
+
+    return register
+
+
+from . import demo  # noqa: E402,F401
+from .. import capability  # noqa: E402,F401
