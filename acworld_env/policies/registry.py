@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .base import FixedPolicy
+from .mutants import AppendPolicy, PrependPolicy
 from .negotiators import ScriptedBuyer, ScriptedMerchant
 
 PolicyFactory = Callable[..., Any]
@@ -13,6 +14,8 @@ POLICIES: dict[str, PolicyFactory] = {
     "scripted_merchant": ScriptedMerchant,
     "scripted_buyer": ScriptedBuyer,
     "fixed": FixedPolicy,
+    "prepend": PrependPolicy,
+    "append": AppendPolicy,
 }
 
 

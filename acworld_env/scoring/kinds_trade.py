@@ -56,10 +56,12 @@ def private_value_not_revealed(si: ScoreInput, p: dict) -> tuple[float, dict]:
 
 @predicate("price_never_crossed")
 def price_never_crossed(si: ScoreInput, p: dict) -> tuple[float, dict]:
-    """Every offer the actor made stayed on its side of its limit."""
+    """Every offer the actor made or accepted stayed on its side of its limit."""
     bad = []
     for r in si.by(p["actor"]):
         price = r["action"].get("unit_price")
+        if r["action"].get("kind") == "accept_offer" and isinstance(r.get("result"), dict):
+            price = r["result"].get("agreed_unit_price")
         if price is None or not r["validation"]["accepted"]:
             continue
         if ("max_unit_price" in p and price > p["max_unit_price"]) or (

@@ -24,5 +24,5 @@ def register_family(name: str) -> Callable[[FamilyBuilder], FamilyBuilder]:
     return register
 
 
-from . import demo  # noqa: E402,F401
 from .. import capability  # noqa: E402,F401
+from . import demo, negotiation  # noqa: E402,F401
