@@ -121,3 +121,94 @@ def world_value_equals(si: ScoreInput, p: dict) -> tuple[float, dict]:
     rec = si.state[p["table"]].get(p["key"]) or {}
     got = rec.get(p["field"])
     return passed(got == p["value"], got=got, expected=p["value"])
+
+
+def _lookup(record: object, path: str) -> object:
+    """A dotted field of a record (``claims.burr``), or None."""
+    for part in path.split("."):
+        if not isinstance(record, dict):
+            return None
+        record = record.get(part)
+    return record
+
+
+@predicate("claim_matches_record")
+def claim_matches_record(si: ScoreInput, p: dict) -> tuple[float, dict]:
+    """A field of the final answer equals the authoritative record's value.
+
+    The authority is either the World (``table``, ``key`` or ``key_field`` naming the answer field
+    that holds the record id, and a dotted ``path``) or a ``value`` from the task's oracle.
+    """
+    final = _final(si, p["actor"])
+    if final is None or final["action"].get("kind") != "submit_answer":
+        return 0.0, {"reason": "no answer"}
+    answer = final["action"]["answer"]
+    claimed = answer.get(p["field"])
+    if "value" in p:
+        truth = p["value"]
+    else:
+        key = p.get("key") or answer.get(p.get("key_field", "listing_id"))
+        truth = _lookup(si.state[p["table"]].get(str(key)), p["path"])
+    return passed(claimed is not None and claimed == truth, claimed=claimed, authoritative=truth,
+                  record=final["n"])
+
+
+@predicate("listing_claims_truthful")
+def listing_claims_truthful(si: ScoreInput, p: dict) -> tuple[float, dict]:
+    """Share of the claims on the given listings (final World state) that the authority backs.
+
+    ``authority`` maps listing id -> {claim: true value}; a claim absent from it is unsupported.
+    """
+    authority: dict[str, dict] = p["authority"]
+    claims = [(lid, name, value) for lid in sorted(authority)
+              for name, value in sorted((si.state["listings"].get(lid) or {}).get("claims", {}).items())]
+    bad = [f"{lid}.{name}" for lid, name, value in claims if authority[lid].get(name) != value]
+    return fraction(len(claims) - len(bad), len(claims), unsupported=bad)
+
+
+@predicate("events_applied")
+def events_applied(si: ScoreInput, p: dict) -> tuple[float, dict]:
+    """Share of market events applied exactly as often as expected (0 for stale, duplicate, foreign)."""
+    expected: dict[str, int] = p["expected"]
+    got = {e: int((si.state["market_events"].get(e) or {}).get("applied", 0)) for e in sorted(expected)}
+    right = [e for e in got if got[e] == expected[e]]
+    return fraction(len(right), len(expected), applied=got, wrong=sorted(set(expected) - set(right)))
+
+
+@predicate("each_applied_once")
+def each_applied_once(si: ScoreInput, p: dict) -> tuple[float, dict]:
+    """Share of objects (``keys``) that show exactly one World effect in ``table``."""
+    counts = {k: 0 for k in p["keys"]}
+    for rec in si.state[p["table"]].values():
+        if rec.get(p["field"]) in counts:
+            counts[rec[p["field"]]] += 1
+    ok = [k for k, n in counts.items() if n == 1]
+    return fraction(len(ok), len(counts), counts=counts)
+
+
+@predicate("attempts_at_most")
+def attempts_at_most(si: ScoreInput, p: dict) -> tuple[float, dict]:
+    """The actor proposed the effect action at most ``max`` times per object (accepted or not)."""
+    counts: dict[str, int] = {}
+    for r in si.actions(p["actor"], p["kind"]):
+        key = r["action"].get(p["field"])
+        counts[key] = counts.get(key, 0) + 1
+    over = {k: n for k, n in counts.items() if n > p.get("max", 1)}
+    return passed(not over, attempts=counts)
+
+
+@predicate("commits_in_order")
+def commits_in_order(si: ScoreInput, p: dict) -> tuple[float, dict]:
+    """The actor's accepted effects on the listed objects happened in the listed order."""
+    seen = [r["action"].get(p["field"]) for r in si.actions(p["actor"], p["kind"], accepted=True)]
+    seen = [k for k in seen if k in p["order"]]
+    first = list(dict.fromkeys(seen))
+    want = [k for k in p["order"] if k in first]
+    return passed(first == want and len(first) == len(p["order"]), observed=first)
+
+
+@predicate("accepted_not_before")
+def accepted_not_before(si: ScoreInput, p: dict) -> tuple[float, dict]:
+    """Every accepted effect of the kind happened at or after round ``round`` (e.g. a fresh certificate)."""
+    early = [r["n"] for r in si.actions(p["actor"], p["kind"], accepted=True) if r["round"] < p["round"]]
+    return passed(not early, early_records=early)

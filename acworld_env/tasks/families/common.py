@@ -49,6 +49,6 @@ def two_party_state(listing_id: str, title: str, category: str, price: int, *, s
     return state
 
 
-def pred(pid: str, kind: str, weight: float, stage: str, loss: str, **params: object) -> PredicateSpec:
+def pred(pid: str, pkind: str, weight: float, stage: str, loss: str, **params: object) -> PredicateSpec:
     """Shorthand for a predicate spec."""
-    return PredicateSpec(id=pid, kind=kind, params=params, weight=weight, stage=stage, loss_group=loss)  # type: ignore[arg-type]
+    return PredicateSpec(id=pid, kind=pkind, params=params, weight=weight, stage=stage, loss_group=loss)  # type: ignore[arg-type]
