@@ -94,6 +94,41 @@ def eval_(
     console.print(f"Results in {out}/ (summary.json, results.csv, runs/); check with: acworld verify {out}")
 
 
+@app.command()
+def validate(
+    env_id: str = typer.Argument("capability-v1", help="Environment id whose frozen tasks to validate."),
+    split: str = typer.Option("frozen", "--split"),
+    seed: int = typer.Option(0, "--seed"),
+    tasks: str = typer.Option(None, "--tasks", help="Glob over task ids."),
+) -> None:
+    """The validity gate: references get full credit, mutations lower exactly their declared predicates,
+    every trace reconstructs and rescores identically."""
+    from .eval.runner import select_tasks
+    from .eval.validate import predicate_stats, validate_tasks
+
+    try:
+        selected = select_tasks(env_id, split, seed, tasks)
+    except (KeyError, ValueError) as exc:
+        console.print(f"error: {exc}")
+        raise typer.Exit(2) from None
+    reports = validate_tasks(selected)
+    failures = 0
+    console.print(f"{'family':<18} {'tasks':>5} {'ref full':>8} {'mutations ok':>12} {'verified':>8} {'rescored':>8}")
+    for fam, r in sorted(reports.items()):
+        console.print(f"{fam:<18} {r.tasks:>5} {r.references_full:>8} {f'{r.mutations_ok}/{r.mutations}':>12} "
+                      f"{r.traces_verified:>8} {r.rescored_identical:>8}")
+        for f in r.failures:
+            console.print(f"  FAIL {f}", markup=False)
+        failures += len(r.failures)
+    st = predicate_stats(selected)
+    console.print(f"{st['tasks']} tasks, {st['predicates']} predicates, weights {st['min_weight']:g} to "
+                  f"{st['max_weight']:g}, {st['mutations']} mutations")
+    if failures:
+        console.print(f"{failures} failure(s)")
+        raise typer.Exit(1)
+    console.print("all checks passed")
+
+
 def main() -> None:
     """Console-script entry point."""
     app()

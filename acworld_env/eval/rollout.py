@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,7 +26,7 @@ class Rollout:
 def run_episode(task: TaskSpec, policy: Any, *, seed: int = 0, out_dir: str | Path | None = None,
                 extra: dict | None = None) -> Rollout:
     """Drive ``policy`` as the evaluated actor until it finishes or runs out of steps."""
-    from ..scoring import score_episode
+    from ..scoring import score_episode, score_json
 
     ep = Episode(task, seed=seed)
     if hasattr(policy, "reset"):
@@ -42,5 +41,5 @@ def run_episode(task: TaskSpec, policy: Any, *, seed: int = 0, out_dir: str | Pa
     if out_dir is not None:
         path = save_run(ep.market, out_dir, task_id=task.task_id, seed=seed, **(extra or {}))
         (path / "task.json").write_text(task.model_dump_json(indent=1) + "\n")
-        (path / "score.json").write_text(json.dumps(score.to_dict(), indent=1, sort_keys=True) + "\n")
+        (path / "score.json").write_text(score_json(score))
     return Rollout(ep, path, score)

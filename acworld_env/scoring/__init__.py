@@ -1,7 +1,7 @@
 """Scoring: predicate kinds over verified traces, task scores, stage scores, loss attribution."""
 
 from .registry import KINDS, ScoreInput, predicate
-from .score import LOSS_GROUPS, STAGES, Score, invalid, score_episode, score_trace
+from .score import LOSS_GROUPS, STAGES, Score, invalid, score_episode, score_json, score_trace
 
 __all__ = ["KINDS", "LOSS_GROUPS", "STAGES", "Score", "ScoreInput", "invalid", "predicate",
-           "score_episode", "score_trace"]
+           "score_episode", "score_json", "score_trace"]

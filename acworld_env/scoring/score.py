@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,6 +35,11 @@ class Score:
             "full_credit": self.full_credit, "credits": self.credits, "evidence": self.evidence,
             "stages": self.stages, "loss_group": self.loss_group, "invalid_reason": self.invalid_reason,
         }
+
+
+def score_json(score: Score) -> str:
+    """The one serialisation of a score (``score.json``): rescoring compares these bytes."""
+    return json.dumps(score.to_dict(), indent=1, sort_keys=True) + "\n"
 
 
 def invalid(task: TaskSpec, reason: str) -> Score:

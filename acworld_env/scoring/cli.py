@@ -1,0 +1,67 @@
+"""Scoring commands for the ``acworld`` command line: ``rescore`` and ``analyze``.
+
+``acworld_env/cli.py`` adds them with ``register(app)``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+from rich.console import Console
+
+console = Console(highlight=False, soft_wrap=True)
+
+
+def rescore(run_dir: Path = typer.Argument(..., help="A run directory, or a folder of runs.")) -> None:
+    """Recompute every run's score from its artifacts alone; it must equal the saved score.json byte for byte."""
+    from ..artifacts import find_runs
+    from .rescore import rescore_dir
+
+    if not run_dir.exists():
+        console.print(f"error: {run_dir} does not exist", markup=False)
+        raise typer.Exit(2)
+    if not find_runs(run_dir):
+        console.print(f"error: no run (run.json) under {run_dir}", markup=False)
+        raise typer.Exit(2)
+    results = rescore_dir(run_dir)
+    for r in results:
+        if r.ok:
+            score = r.score
+            console.print(f"ok       {r.run}  {score['task_id']}  score={score['score']:.3f}"
+                          f"  full_credit={score['full_credit']}", markup=False)
+            continue
+        status = "INVALID " if not r.valid else "MISMATCH"
+        console.print(f"{status} {r.run}", markup=False)
+        for problem in r.problems():
+            console.print(f"         - {problem}", markup=False)
+    failed = sum(not r.ok for r in results)
+    console.print(f"{len(results) - failed}/{len(results)} runs rescored identically", markup=False)
+    if failed:
+        raise typer.Exit(1)
+
+
+def analyze(dirs: list[Path] = typer.Argument(..., help="Folders of runs; each folder is one group.")) -> None:
+    """Equal-weight sensitivity (Table 20) and restricted-view collisions (Table 5) over saved runs."""
+    from ..artifacts import find_runs
+    from .analysis import analyze_dirs, collision_table, collisions, sensitivity, sensitivity_table
+
+    for d in dirs:
+        if not d.exists():
+            console.print(f"error: {d} does not exist", markup=False)
+            raise typer.Exit(2)
+        if not find_runs(d):
+            console.print(f"error: no run (run.json) under {d}", markup=False)
+            raise typer.Exit(2)
+    runs = analyze_dirs(dirs)
+    console.print(sensitivity_table(sensitivity(runs)))
+    console.print(collision_table(collisions(runs)))
+    bad = [r for r in runs if not r.valid]
+    for r in bad:
+        console.print(f"invalid (excluded): {r.path}: {r.reason}", markup=False)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``rescore`` and ``analyze`` to a Typer app."""
+    app.command("rescore")(rescore)
+    app.command("analyze")(analyze)

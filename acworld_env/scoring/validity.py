@@ -1,0 +1,189 @@
+"""Run validity: whether a saved run can be scored at all.
+
+A run is *invalid* (unscored, with a reason) only when its infrastructure failed:
+reconstruction fails, a commit lacks an accepted validation, an actor binding is broken,
+or an artifact is missing or tampered. A rejected action, an abstention or a poor choice
+is an outcome of the evaluated agent, so such a run is valid and scored.
+
+:func:`load_run` returns everything scoring needs (task, trace, reconstructed World
+state), read from the artifacts alone; :func:`check_run` is its yes/no form.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from ..artifacts import LOG_FILE, RUN_FILE, TRACE_FILE, verify_run
+from ..market import MARKET_ACTOR
+from ..tasks.spec import TaskSpec
+from ..trace import TraceError, read_trace
+from ..world import CommitLog, LogError, ReplayError, canonical, reconstruct
+from .registry import KINDS
+
+TASK_FILE, SCORE_FILE = "task.json", "score.json"
+
+
+class InvalidRun(Exception):
+    """A run that cannot be scored; ``reason`` says precisely why."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class RunArtifacts:
+    """A verified run: its task, lineage records and reconstructed final World state."""
+
+    path: Path
+    run: dict[str, Any]
+    task: TaskSpec
+    records: list[dict[str, Any]]
+    state: dict[str, Any]
+    state_digest: str
+    commits: list[dict[str, Any]]
+
+
+def check_run(run_dir: str | Path) -> tuple[bool, str]:
+    """``(True, "ok")`` for a scoreable run, else ``(False, reason)``. Never raises."""
+    try:
+        load_run(run_dir)
+    except InvalidRun as exc:
+        return False, exc.reason
+    return True, "ok"
+
+
+def load_run(run_dir: str | Path) -> RunArtifacts:
+    """Verify a run directory and return its artifacts; raise :class:`InvalidRun` otherwise."""
+    path = Path(run_dir)
+    try:
+        verification = verify_run(path)
+        if not verification.ok:
+            raise InvalidRun(verification.message)
+        task = load_task(path)
+        run = json.loads((path / RUN_FILE).read_text(encoding="utf-8"))
+        initial, commits, validations = _read_log(path / LOG_FILE)
+        rebuilt = reconstruct(initial, commits, validations)
+        records = read_trace(path / TRACE_FILE)
+    except InvalidRun:
+        raise
+    except FileNotFoundError as exc:
+        raise InvalidRun(f"missing artifact {Path(exc.filename or '').name}") from exc
+    except (ReplayError, TraceError, LogError) as exc:
+        raise InvalidRun(str(exc)) from exc
+    except sqlite3.DatabaseError as exc:
+        raise InvalidRun(f"{LOG_FILE} is unreadable ({exc})") from exc
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise InvalidRun(f"malformed artifact ({type(exc).__name__}: {exc})") from exc
+    if rebuilt.state_digest != verification.state_digest:
+        raise InvalidRun("artifacts changed while the run was being verified")
+    try:
+        _check_task(task, run, initial)
+        _check_bindings(records, rebuilt.state)
+        _check_citations(records, commits)
+    except (KeyError, TypeError, AttributeError) as exc:
+        raise InvalidRun(f"malformed trace record ({type(exc).__name__}: {exc})") from exc
+    return RunArtifacts(path, run, task, records, rebuilt.state, rebuilt.state_digest, commits)
+
+
+def load_task(path: Path) -> TaskSpec:
+    """The run's ``task.json``, or :class:`InvalidRun` if it is missing or not a task spec."""
+    file = path / TASK_FILE
+    if not file.exists():
+        raise InvalidRun(f"missing artifact {TASK_FILE}")
+    try:
+        return TaskSpec.model_validate_json(file.read_bytes())
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(x) for x in err["loc"]) or "document"
+        raise InvalidRun(f"{TASK_FILE} is not a valid task spec ({where}: {err['msg']})") from exc
+
+
+def _read_log(log_path: Path) -> tuple[dict, list[dict], dict[str, dict]]:
+    if not log_path.exists():
+        raise InvalidRun(f"missing artifact {LOG_FILE}")
+    log = CommitLog(log_path, durable=False)
+    try:
+        initial = log.get_meta("initial_state")
+        commits, validations = log.commits(), log.validations()
+    finally:
+        log.close()
+    if initial is None:
+        raise InvalidRun("commit log has no initial state")
+    return initial, commits, validations
+
+
+def _check_task(task: TaskSpec, run: dict, initial: dict) -> None:
+    """task.json belongs to this run and can be scored."""
+    recorded = run.get("task_id")
+    if recorded is not None and recorded != task.task_id:
+        raise InvalidRun(f"{TASK_FILE} is task {task.task_id!r} but {RUN_FILE} records {recorded!r}")
+    if canonical(task.initial_state) != canonical(initial):
+        raise InvalidRun(f"{TASK_FILE} initial state differs from the commit log's")
+    unknown = sorted({p.kind for p in task.predicates} - set(KINDS))
+    if unknown:
+        raise InvalidRun(f"{TASK_FILE} names unknown predicate kinds: {', '.join(unknown)}")
+    if not task.predicates:
+        raise InvalidRun(f"{TASK_FILE} declares no predicates")
+
+
+def _check_bindings(records: list[dict], state: dict) -> None:
+    """Every record's actor is its envelope's and its validation's; accepted ones act in their registered role.
+
+    A proposal from an unknown actor is a recorded rejection (a valid outcome), not a broken binding.
+    """
+    actors = state["actors"]
+    for r in records:
+        n, actor, env = r["n"], r["actor"], r["envelope"]
+        if env is None:
+            if actor != MARKET_ACTOR:
+                raise InvalidRun(f"trace record {n}: actor binding broken ({actor!r} acts without an envelope)")
+            continue
+        val = r["validation"]
+        if env["actor"] != actor:
+            raise InvalidRun(f"trace record {n}: actor binding broken (record names {actor!r}, "
+                             f"envelope binds {env['actor']!r})")
+        if val["actor"] != actor or val["envelope_id"] != env["envelope_id"]:
+            raise InvalidRun(f"trace record {n}: actor binding broken (validation {val['validation_id']} "
+                             f"belongs to {val['actor']!r}, envelope {val['envelope_id']})")
+        known = actors.get(actor)
+        if known is None and (val["accepted"] or r["commit"] is not None):
+            raise InvalidRun(f"trace record {n}: actor binding broken (accepted a proposal from {actor!r}, "
+                             "who is not an actor of the World)")
+        if known is not None and (env["role"] != known["role"] or r["role"] != env["role"]):
+            raise InvalidRun(f"trace record {n}: actor binding broken ({actor!r} acts as {env['role']!r}, "
+                             f"registered as {known['role']!r})")
+        claimed = r["action"].get("actor")
+        if val["accepted"] and claimed is not None and claimed != actor:
+            raise InvalidRun(f"trace record {n}: actor binding broken (accepted an action claiming {claimed!r})")
+
+
+def _check_citations(records: list[dict], commits: list[dict]) -> None:
+    """Every record that claims a commit holds the accepted validation that commit cites."""
+    by_seq = {c["seq"]: c for c in commits}
+    cited: dict[int, int] = {}
+    for r in records:
+        seq = r["commit"]
+        if seq is None:
+            continue
+        n, val = r["n"], r["validation"]
+        if not val["accepted"]:
+            raise InvalidRun(f"trace record {n}: commit {seq} cites validation {val['validation_id']}, "
+                             "which rejected the action")
+        commit = by_seq.get(seq)
+        if commit is None:
+            raise InvalidRun(f"trace record {n}: cites commit {seq}, which is not in {LOG_FILE}")
+        if seq in cited:
+            raise InvalidRun(f"trace records {cited[seq]} and {n} both claim commit {seq}")
+        cited[seq] = n
+        if commit["validation_id"] != val["validation_id"]:
+            raise InvalidRun(f"trace record {n}: commit {seq} cites validation {commit['validation_id']}, "
+                             f"the record holds {val['validation_id']}")
+        if commit["actor"] != r["actor"]:
+            raise InvalidRun(f"trace record {n}: actor binding broken (commit {seq} is by {commit['actor']!r})")
