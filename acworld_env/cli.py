@@ -129,6 +129,15 @@ def validate(
     console.print("all checks passed")
 
 
+def _register_subcommands() -> None:
+    from .scoring.cli import register as register_scoring
+
+    register_scoring(app)
+
+
+_register_subcommands()
+
+
 def main() -> None:
     """Console-script entry point."""
     app()

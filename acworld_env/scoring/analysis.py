@@ -179,7 +179,7 @@ def sensitivity_table(rows: Sequence[SensitivityRow]) -> Table:
                   caption="S: mean score of valid runs; FC: runs with full credit; "
                   "task: the task's weights; equal: every predicate weight 1; rank: task → equal")
     for col in ("group", "runs", "invalid", "S task", "S equal", "Δ", "FC task", "FC equal", "rank"):
-        table.add_column(col, justify="left" if col == "group" else "right", overflow="fold")
+        table.add_column(col, justify="left" if col == "group" else "right", no_wrap=col == "group")
     for r in rows:
         rank = f"{r.rank_task}→{r.rank_equal}" if r.rank_task else ""
         table.add_row(r.group, str(r.runs), str(r.invalid), f"{r.mean_task:.3f}", f"{r.mean_equal:.3f}",

@@ -15,6 +15,8 @@ from ..artifacts import RUN_FILE, find_runs
 from .score import Score, score_json, score_trace
 from .validity import SCORE_FILE, TASK_FILE, InvalidRun, load_run
 
+__all__ = ["RescoreResult", "diff_scores", "rescore_dir", "rescore_run", "score_json"]
+
 MAX_DIFFS = 6
 """How many differing fields a mismatch message names."""
 

@@ -49,6 +49,10 @@ def invalid(task: TaskSpec, reason: str) -> Score:
 
 def score_trace(task: TaskSpec, records: list[dict], state: dict, *, weights: str = "task") -> Score:
     """Score a (possibly partial) verified trace. ``weights="equal"`` sets every weight to 1."""
+    if weights not in {"task", "equal"}:
+        raise ValueError(f"weights must be 'task' or 'equal', not {weights!r}")
+    if not task.predicates:
+        raise ValueError(f"task {task.task_id} declares no predicates; it cannot be scored")
     si = ScoreInput(task, records, state)
     credits: dict[str, float] = {}
     evidence: dict[str, Any] = {}

@@ -174,8 +174,8 @@ def _check_citations(records: list[dict], commits: list[dict]) -> None:
             continue
         n, val = r["n"], r["validation"]
         if not val["accepted"]:
-            raise InvalidRun(f"trace record {n}: commit {seq} cites validation {val['validation_id']}, "
-                             "which rejected the action")
+            raise InvalidRun(f"trace record {n} claims commit {seq}, but its validation "
+                             f"{val['validation_id']} rejected the action")
         commit = by_seq.get(seq)
         if commit is None:
             raise InvalidRun(f"trace record {n}: cites commit {seq}, which is not in {LOG_FILE}")
