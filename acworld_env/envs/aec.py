@@ -1,0 +1,359 @@
+"""# Agentic Commerce World: the capability environment (``capability-v1``)
+
+| Import | ``env = acworld_env.make("capability-v1")`` |
+|---|---|
+| Actions | one VCP action (pydantic model, dict or JSON string) |
+| Parallel API | turn-based, via :func:`acworld_env.wrappers.to_parallel` |
+| Agents | the evaluated actor of the task (``counterparties="scripted"``) or every actor (``"agents"``) |
+| Action space | :class:`~acworld_env.envs.spaces.VCPActionSpace` (per role) |
+| Observation space | ``Dict(text, json, step, steps_left, round, balance, inbox_size, last_accepted, role)`` |
+| Reward | change of the task score (potential); rewards of an episode sum to its final score |
+
+Buyers and merchants transact in one shared market. Every action travels one path: bind to the
+authenticated actor, validate on the platform, commit to the World, record in the lineage trace,
+score. Each episode is one task of a suite (``capability-v1``: frozen capability tasks; ``demo``:
+the $80 -> $100 -> $95 negotiation). Invalid actions are outcomes, not crashes: they come back as
+a rejection (code and message) in the next observation and the episode goes on.
+
+## Agents
+``possible_agents`` are the actors an outside loop controls, e.g. ``buyer_0`` or ``merchant_0``
+(read from the tasks, never assumed). With ``counterparties="scripted"`` (default) the only agent
+of an episode is the task's evaluated actor; the task's deterministic counterparties act inside
+``step()`` through the same path. With ``counterparties="agents"`` every actor of the task is an
+agent (self-play, many-to-many training), taking turns in the order: evaluated actor first, then
+the others as the task lists them.
+
+## Observation space
+A role-private ``gymnasium.spaces.Dict``: ``text`` (the request in natural language, the
+messages received since the agent last acted, the result of its last action with a rejection's
+code and message; for LLMs), ``json`` (the same structured observation as ASCII JSON; decode with
+:func:`~acworld_env.envs.spaces.decode_observation` to get the dict a policy's ``act`` takes), and
+numbers: ``step``, ``steps_left``, ``round``, ``balance`` (cents), ``inbox_size`` (int64 arrays of
+shape (1,)), ``last_accepted`` (0 none yet, 1 accepted, 2 rejected), ``role`` (0 buyer, 1 merchant).
+An observation never holds another actor's mandate.
+
+## Action space
+One VCP action: a pydantic model, a dict such as ``{"kind": "propose_offer", "to": "merchant_0",
+"listing_id": "L-grinder", "unit_price": 8000}``, or its JSON string. ``None`` from a live agent
+means "idle" (read the unread inbox). ``action_space(agent).contains`` validates against the
+protocol union and the role; ``sample()`` draws a valid, role-appropriate action built from ids
+the agent has seen, from the space's seeded generator. For a ``Discrete`` menu with action masks
+use :class:`acworld_env.wrappers.ActionMenu`.
+
+## Rewards
+``reward="potential"`` (default): the reward of each step is the change of the task score
+``S = sum(w * c) / sum(w)`` of the trace so far (the potential starts at 0 at reset), credited to
+the evaluated actor, so the rewards of an episode sum to its final score. ``reward="terminal"``:
+0 until the evaluated actor is done, then the whole score. Other agents (self-play) get 0.
+
+## Termination and truncation
+An agent terminates when its terminal action (``submit_answer``, ``abstain``, ``finish``) is
+accepted; it is truncated after the task's ``max_steps`` actions. In self-play, when the
+evaluated actor is done the task is over and every other agent is truncated.
+
+## Info
+Every agent: ``task_id``, ``actor``, ``role``, ``evaluated``, ``step``, ``validation`` (the
+result of its last action: kind, accepted, code, message, result, commit), ``trace_digest``,
+``episode_seed``. The evaluated actor also: ``score``, ``full_credit``, ``credits`` and
+``evidence`` per predicate, ``stages``, ``loss_group``.
+
+## Arguments
+``suite`` ("capability-v1"), ``split`` ("frozen" or "generated"), ``seed`` (task-generation seed
+of the generated split), ``tasks`` (an explicit task list), ``task_id`` / ``task`` (always play
+one task), ``counterparties`` ("scripted" or "agents"), ``reward`` ("potential" or "terminal"),
+``render_mode`` (None, "ansi", "human").
+``reset(seed=..., options=...)``: ``options={"task_id": ...}`` or ``{"task": spec}`` plays that
+task; otherwise the env walks the suite in a shuffled order fixed by the seed (no seed at the
+first reset means seed 0). The episode seed is the reset seed, or drawn from the walk.
+Unknown option keys are ignored.
+
+## Rendering
+``"ansi"`` returns the transcript (one line per proposal, validation and commit) as a string;
+``"human"`` prints the new transcript lines after every step and returns None.
+
+## Version history
+* v1: initial release (VCP protocol, potential rewards, scripted or self-play counterparties).
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from gymnasium import logger, spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from ..episode import Episode
+from ..observe import render_text
+from ..scoring import score_episode
+from ..tasks.spec import TaskSpec
+from ..tasks.suites import load_suite
+from ..transcript import transcript_lines
+from ..vcp import VCPAction, parse_action
+from .candidates import IDLE
+from .known import Known
+from .potential import REWARD_MODES, ScorePotential
+from .spaces import VCPActionSpace, encode_observation, observation_space
+
+COUNTERPARTY_MODES = ("scripted", "agents")
+
+
+class AcworldAECEnv(AECEnv):
+    """The acworld market as a PettingZoo AEC environment (see the module docstring)."""
+
+    metadata: dict[str, Any] = {"name": "acworld_capability_v1", "render_modes": ["ansi", "human"],
+                                "is_parallelizable": False, "render_fps": 1}
+
+    def __init__(self, suite: str = "capability-v1", *, split: str = "frozen", seed: int | None = None,
+                 tasks: Sequence[TaskSpec] | None = None, task_id: str | None = None,
+                 task: TaskSpec | dict | None = None, counterparties: str = "scripted",
+                 reward: str = "potential", render_mode: str | None = None, name: str | None = None) -> None:
+        super().__init__()
+        if counterparties not in COUNTERPARTY_MODES:
+            raise ValueError(f"counterparties must be one of {COUNTERPARTY_MODES}, not {counterparties!r}")
+        if reward not in REWARD_MODES:
+            raise ValueError(f"reward must be one of {REWARD_MODES}, not {reward!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}")
+        self.metadata = {**self.metadata, "name": name or f"acworld_{suite.replace('-', '_')}"}
+        self.suite, self.split, self.counterparties, self.reward_mode = suite, split, counterparties, reward
+        self.render_mode = render_mode
+        self.tasks: list[TaskSpec] = list(tasks) if tasks is not None else load_suite(suite, split, seed or 0)
+        self._by_id = {t.task_id: t for t in self.tasks}
+        self._fixed = _as_task(task) if task is not None else (self.task_by_id(task_id) if task_id else None)
+        if not self.tasks and self._fixed is None:
+            raise ValueError(f"suite {suite!r} ({split}) has no tasks")
+        self.possible_agents: list[str] = []
+        self._role_hint: dict[str, str] = {}
+        for t in [*self.tasks, *([self._fixed] if self._fixed else [])]:
+            self._add_possible(t)
+        self._obs_space = observation_space()
+        self._action_spaces: dict[str, VCPActionSpace] = {}
+        self._walk: np.random.Generator | None = None
+        self._order: list[int] = []
+        self._cursor = -1
+        self._catalog: Any = None
+        self.episode: Episode | None = None
+        self.task: TaskSpec | None = None
+        self.episode_seed = 0
+        self.episode_count = 0
+        self._version = 0
+        self._potential: ScorePotential | None = None
+        self._meta: dict[str, Any] | None = None
+
+    # -- tasks ------------------------------------------------------------------
+    def task_by_id(self, task_id: str) -> TaskSpec:
+        """A task of the env's suite by id."""
+        if task_id not in self._by_id:
+            close = difflib.get_close_matches(task_id, list(self._by_id), n=3)
+            raise KeyError(f"no task {task_id!r} in {self.suite} ({self.split})"
+                           + (f"; did you mean {', '.join(close)}?" if close else ""))
+        return self._by_id[task_id]
+
+    def _actors_of(self, task: TaskSpec) -> list[str]:
+        if self.counterparties == "scripted":
+            return [task.actor]
+        return [task.actor, *[a for a in task.initial_state["actors"] if a != task.actor]]
+
+    def _add_possible(self, task: TaskSpec) -> None:
+        for a in self._actors_of(task):
+            if a not in self.possible_agents:
+                self.possible_agents.append(a)
+                self._role_hint[a] = task.initial_state["actors"][a]["role"]
+
+    def _next_task(self) -> TaskSpec:
+        assert self._walk is not None
+        self._cursor += 1
+        if self._cursor >= len(self._order):
+            self._order = [int(i) for i in self._walk.permutation(len(self.tasks))]
+            self._cursor = 0
+        return self.tasks[self._order[self._cursor]]
+
+    # -- spaces -------------------------------------------------------------------
+    def observation_space(self, agent: str) -> spaces.Dict:
+        """The same ``Dict`` space for every agent."""
+        return self._obs_space
+
+    def action_space(self, agent: str) -> VCPActionSpace:
+        """The agent's action space (one object per agent, bound to its role and memory)."""
+        if agent not in self._action_spaces:
+            self._action_spaces[agent] = VCPActionSpace(self._role_hint.get(agent, "buyer"))
+        return self._action_spaces[agent]
+
+    # -- episode ----------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start an episode: the task named in ``options``, the fixed task, or the next of the walk."""
+        options = options or {}
+        if seed is not None or self._walk is None:
+            self._walk = np.random.default_rng(0 if seed is None else seed)
+            self._order, self._cursor = [], -1
+        if options.get("task") is not None:
+            task = _as_task(options["task"])
+        elif options.get("task_id"):
+            task = self.task_by_id(options["task_id"])
+        else:
+            task = self._fixed if self._fixed is not None else self._next_task()
+        episode_seed = seed if seed is not None else int(self._walk.integers(2**31 - 1))
+        self._start(task, episode_seed)
+
+    def _start(self, task: TaskSpec, seed: int) -> None:
+        self._add_possible(task)
+        agents = self._actors_of(task)
+        if task.catalog and self._catalog is None:
+            from ..catalog import Catalog, default_catalog_path
+
+            self._catalog = Catalog.open(default_catalog_path())
+        self.task, self.episode_seed = task, seed
+        self.episode_count += 1
+        self.episode = Episode(task, seed=seed, agents=agents if self.counterparties == "agents" else None,
+                               catalog=self._catalog if task.catalog else None)
+        self.agents = list(agents)
+        self.rewards = {a: 0.0 for a in agents}
+        self._cumulative_rewards = {a: 0.0 for a in agents}
+        self.terminations = {a: False for a in agents}
+        self.truncations = {a: False for a in agents}
+        self._known: dict[str, Known] = {}
+        for a in agents:
+            role = task.initial_state["actors"][a]["role"]
+            self._known[a] = Known(actor=a, role=role)
+            self.action_space(a).bind(role, self._known[a])
+        self._unseen: dict[str, list[dict]] = {a: [] for a in agents}
+        self._raw: dict[str, dict] = {}
+        self._obs: dict[str, tuple[int, dict]] = {}
+        self._version, self._rendered = 0, 0
+        self._potential = potential = ScorePotential(task, self.reward_mode)  # type: ignore[arg-type]
+        potential.score = score_episode(task, self.episode.market)
+        self.infos = {a: self._info(a) for a in agents}
+        self.agent_selection = agents[0]
+        self._skip_agent_selection = None
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        """The agent's observation (messages accumulate until the agent acts)."""
+        if self.episode is None:
+            raise RuntimeError("call reset() before observe()")
+        if agent not in self._unseen:
+            raise KeyError(f"{agent} is not an actor of this episode ({', '.join(self._unseen)})")
+        cached = self._obs.get(agent)
+        if cached is not None and cached[0] == self._version:
+            return cached[1]
+        raw = self.episode.observe(agent)
+        self._unseen[agent].extend(raw["inbox"])
+        raw["inbox"] = list(self._unseen[agent])
+        self._known[agent].feed(raw)
+        obs = encode_observation(raw, render_text(raw))
+        self._raw[agent], self._obs[agent] = raw, (self._version, obs)
+        return obs
+
+    def step(self, action: Any) -> None:
+        """Submit the selected agent's action; counterparties react; rewards and flags update."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        assert self.episode is not None and self.task is not None
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        parsed = parse_action(IDLE if action is None else action)
+        if isinstance(parsed, VCPAction):
+            self._known[agent].feed(action=parsed.model_dump(mode="json", exclude_none=True))
+        self._unseen[agent] = []
+        meta, self._meta = self._meta, None
+        self.episode.act(agent, parsed if isinstance(parsed, VCPAction) else action, meta)
+        self._version += 1
+        evaluated = self.task.actor
+        over = self.episode.finished(evaluated) or self.episode.truncated(evaluated)
+        for a in self.agents:
+            self.terminations[a] = self.episode.finished(a)
+            self.truncations[a] = not self.terminations[a] and (self.episode.truncated(a) or over)
+        assert self._potential is not None
+        reward = self._potential.update(self.episode.market, done=over)
+        if evaluated in self.rewards:
+            self.rewards[evaluated] = reward
+        for a in self.agents:
+            self.infos[a] = self._info(a)
+        self._accumulate_rewards()
+        live = [a for a in self.agents if not (self.terminations[a] or self.truncations[a])]
+        if live:
+            i = self.agents.index(agent)
+            self.agent_selection = next(a for a in self.agents[i + 1:] + self.agents[:i + 1] if a in live)
+        self._deads_step_first()
+        if self.render_mode == "human":
+            self.render()
+
+    def _info(self, agent: str) -> dict[str, Any]:
+        assert self.episode is not None and self.task is not None
+        last = self.episode.last.get(agent)
+        info: dict[str, Any] = {
+            "task_id": self.task.task_id, "actor": agent,
+            "role": self.task.initial_state["actors"][agent]["role"], "evaluated": agent == self.task.actor,
+            "step": self.episode.steps.get(agent, 0), "validation": last.to_dict() if last is not None else None,
+            "trace_digest": self.episode.market.trace.digest, "episode_seed": self.episode_seed,
+        }
+        if agent == self.task.actor and self._potential is not None:
+            info.update(self._potential.info())
+        return info
+
+    def annotate(self, meta: dict[str, Any]) -> None:
+        """Attach decision metadata (model, latency, token usage) to the next action's lineage record."""
+        self._meta = dict(meta)
+
+    # -- introspection ------------------------------------------------------------
+    def known(self, agent: str) -> Known:
+        """What the agent has seen so far (ids, prices, statuses), from its own observations."""
+        return self._known[agent].sync()
+
+    def raw_observation(self, agent: str) -> dict[str, Any]:
+        """The structured observation behind the latest :meth:`observe` (do not mutate)."""
+        self.observe(agent)
+        return self._raw[agent]
+
+    @property
+    def version(self) -> int:
+        """Number of steps taken in this episode (observations are cached per version)."""
+        return self._version
+
+    @property
+    def score(self) -> Any:
+        """The evaluated actor's current :class:`~acworld_env.scoring.Score`."""
+        return self._potential.score if self._potential is not None else None
+
+    # -- rendering ------------------------------------------------------------------
+    def render(self) -> str | None:
+        """The transcript as text (``ansi``) or printed (``human``)."""
+        if self.render_mode is None:
+            logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
+            return None
+        if self.episode is None or self.task is None:
+            return "" if self.render_mode == "ansi" else None
+        lines = transcript_lines(self.episode.market.trace.records)
+        if self.render_mode == "ansi":
+            score = self.score.score if self.score is not None else 0.0
+            return "\n".join([f"{self.task.task_id}: {self.task.actor} ({self.task.capability}), "
+                              f"score {score:.3f}", *lines])
+        for line in lines[self._rendered:]:
+            print(line)
+        self._rendered = len(lines)
+        return None
+
+    def close(self) -> None:
+        """Release the shared catalog, if one was opened."""
+        if self._catalog is not None and hasattr(self._catalog, "close"):
+            self._catalog.close()
+        self._catalog = None
+
+
+def _as_task(task: TaskSpec | dict) -> TaskSpec:
+    return task if isinstance(task, TaskSpec) else TaskSpec.model_validate(task)
+
+
+def raw_env(**kwargs: Any) -> AcworldAECEnv:
+    """The unwrapped AEC environment."""
+    return AcworldAECEnv(**kwargs)
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The AEC environment with PettingZoo's standard order-enforcing wrapper."""
+    return wrappers.OrderEnforcingWrapper(AcworldAECEnv(**kwargs))

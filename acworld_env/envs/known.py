@@ -1,0 +1,265 @@
+"""What one agent has seen: the ids, prices and statuses visible in its own observations.
+
+:class:`Known` is the agent's memory of the market, built only from its role-private
+observations (request, own mandate, inbox, results of its own actions) and the actions it
+took itself. The action sampler and the discrete action menu draw their candidate actions
+from it, so they never use anything the agent could not see.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+_ID_TEXT = re.compile(r"\b(thr|qrq|quo|ord|pay|shp|ret|dsp|rev)-\d{4,}\b")
+_LISTING_TEXT = re.compile(r"\bL-[A-Za-z0-9](?:[A-Za-z0-9_-]*[A-Za-z0-9])?\b")
+_ACTOR_TEXT = re.compile(r"\b(?:buyer|merchant)_\d+\b")
+_PREFIX_TABLE = {
+    "thr": "threads", "qrq": "quote_requests", "quo": "quotes", "ord": "orders", "pay": "payments",
+    "shp": "shipments", "ret": "returns", "dsp": "disputes", "rev": "reviews",
+}
+_KEY_TABLE = {
+    "listing_id": "listings", "thread_id": "threads", "order_id": "orders", "payment_id": "payments",
+    "shipment_id": "shipments", "event_id": "events", "return_id": "returns", "dispute_id": "disputes",
+    "quote_id": "quotes", "request_id": "quote_requests", "review_id": "reviews",
+}
+ONE_SHOT = frozenset({
+    "accept_offer", "reject_offer", "withdraw_offer", "accept_quote", "issue_quote", "authorize_payment",
+    "capture_payment", "void_authorization", "confirm_order", "allocate_inventory", "ship_order",
+    "cancel_order", "confirm_delivery", "request_return", "authorize_return", "respond_dispute",
+    "close_ledger", "classify_event", "answer_question", "open_dispute", "issue_refund",
+})
+"""Actions that, once accepted, make no sense again on the same record."""
+_KEY_FIELDS = ("order_id", "payment_id", "thread_id", "event_id", "return_id", "dispute_id", "quote_id",
+               "request_id", "in_reply_to", "shipment_id")
+
+
+def action_key(action: dict[str, Any]) -> tuple[str, str] | None:
+    """``(kind, record id)`` of an action on one record, e.g. ``("ship_order", "ord-0001")``."""
+    for f in _KEY_FIELDS:
+        if isinstance(action.get(f), str):
+            return str(action.get("kind")), action[f]
+    return None
+
+
+TABLES = ("listings", "threads", "orders", "payments", "shipments", "events", "returns", "disputes",
+          "quotes", "quote_requests", "reviews", "questions")
+"""Kinds of record an agent can come to know, in the order menus use them."""
+
+
+def _int(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+@dataclass
+class Known:
+    """Ids an agent has seen, in first-seen order, with the few facts menus need."""
+
+    actor: str = ""
+    role: str = "buyer"
+    request: str = ""
+    mandate: dict[str, Any] = field(default_factory=dict)
+    actors: dict[str, str | None] = field(default_factory=dict)
+    categories: list[str] = field(default_factory=list)
+    last_kind: str | None = None
+    pending: dict[str, Any] = field(default_factory=dict)
+    done: set[tuple[str, str]] = field(default_factory=set)
+    records: dict[str, dict[str, dict[str, Any]]] = field(
+        default_factory=lambda: {t: {} for t in TABLES})
+    queue: list[tuple[str, dict[str, Any]]] = field(default_factory=list, repr=False)
+    scanned: str = field(default="", repr=False)
+
+    def __getitem__(self, table: str) -> dict[str, dict[str, Any]]:
+        """The known records of one kind, by id, in first-seen order."""
+        return self.records[table]
+
+    # -- updates --------------------------------------------------------------
+    def feed(self, raw: dict[str, Any] | None = None, action: dict[str, Any] | None = None) -> None:
+        """Queue an observation or an own action; it is absorbed lazily, at the next :meth:`sync`."""
+        if raw is not None:
+            self.queue.append(("obs", raw))
+        if action is not None:
+            self.queue.append(("act", action))
+
+    def sync(self) -> Known:
+        """Absorb everything queued, in order; return self."""
+        queue, self.queue = self.queue, []
+        for what, item in queue:
+            if what == "obs":
+                self.update(item)
+            else:
+                self.note_action(item)
+        return self
+
+    def update(self, raw: dict[str, Any]) -> None:
+        """Absorb one raw observation (the dict :meth:`Episode.observe` returns)."""
+        self.actor = raw.get("actor", self.actor)
+        self.role = raw.get("role", self.role)
+        self.request = raw.get("request", self.request) or ""
+        self.mandate = dict(raw.get("mandate") or {})
+        if self.request != self.scanned:
+            self._text(self.request)
+            self.scanned = self.request
+        self._walk(self.mandate)
+        for msg in raw.get("inbox") or []:
+            self._message(msg)
+        last = raw.get("last_result") or {}
+        if last.get("accepted"):
+            self._walk(last.get("result"))
+            result = last.get("result") if isinstance(last.get("result"), dict) else {}
+            if last.get("kind") == self.pending.get("kind"):
+                self._after_own(self.pending, result)
+            tid = result.get("thread_id")
+            if last.get("kind") == "propose_offer" and self.pending.get("kind") == "propose_offer" and tid:
+                thr = self["threads"].setdefault(tid, {})
+                thr.setdefault("turn", "theirs")
+                thr.setdefault("listing", self.pending.get("listing_id"))
+                thr.setdefault("counterparty", self.pending.get("to"))
+                if _int(self.pending.get("unit_price")) is not None:
+                    thr.setdefault("mine", self.pending["unit_price"])
+
+    def note_action(self, action: dict[str, Any]) -> None:
+        """Remember an action the agent itself proposed (its own prices, its thread turns)."""
+        kind = action.get("kind")
+        self.last_kind = kind if isinstance(kind, str) else None
+        self.pending = dict(action)
+        tid, price = action.get("thread_id"), _int(action.get("unit_price"))
+        if isinstance(tid, str) and tid in self["threads"]:
+            thr = self["threads"][tid]
+            if kind == "counter_offer" and price is not None:
+                thr.update(mine=price, turn="theirs")
+            elif kind == "accept_offer":
+                thr["turn"] = "agreed"
+            elif kind in {"reject_offer", "withdraw_offer"}:
+                thr["turn"] = "closed"
+
+    def _after_own(self, action: dict[str, Any], result: dict[str, Any]) -> None:
+        key = action_key(action)
+        if key is not None and key[0] in ONE_SHOT:
+            self.done.add(key)
+        oid = action.get("order_id")
+        if isinstance(oid, str) and oid in self["orders"]:
+            for field_name in ("payment_id", "shipment_id"):
+                if isinstance(result.get(field_name), str):
+                    self["orders"][oid][field_name.split("_")[0]] = result[field_name]
+
+    # -- extraction -------------------------------------------------------------
+    def _see(self, table: str, key: Any) -> dict[str, Any] | None:
+        if not isinstance(key, str) or not key or len(key) > 64:
+            return None
+        return self.records[table].setdefault(key, {})
+
+    def _actor(self, actor: Any, role: str | None = None) -> None:
+        if (isinstance(actor, str) and actor and actor not in {self.actor, "market"} and len(actor) <= 64
+                and (role is not None or actor not in self.actors)):
+            self.actors[actor] = role or self.actors.get(actor)
+
+    def _text(self, text: str) -> None:
+        for m in _ID_TEXT.finditer(text):
+            self._see(_PREFIX_TABLE[m.group(1)], m.group(0))
+        for m in _LISTING_TEXT.finditer(text):
+            self._see("listings", m.group(0))
+        for m in _ACTOR_TEXT.finditer(text):
+            self._actor(m.group(0), "merchant" if m.group(0).startswith("merchant") else "buyer")
+
+    def _message(self, msg: dict[str, Any]) -> None:
+        sender = msg.get("from")
+        self._actor(sender)
+        if msg.get("kind") == "question":
+            self._see("questions", msg.get("message_id"))
+            self["questions"][msg["message_id"]].update(listing=msg.get("listing_id"), sender=sender)
+        tid = msg.get("thread_id")
+        thr = self._see("threads", tid)
+        if thr is not None and sender:
+            thr["counterparty"] = sender
+            event, price = msg.get("offer_event"), _int(msg.get("unit_price"))
+            if event in {"offer", "counter"}:
+                thr.update(turn="mine", **({"theirs": price} if price is not None else {}))
+            elif event == "accepted":
+                thr["turn"] = "agreed"
+            elif event == "rejected":
+                thr["turn"] = "closed"
+            if msg.get("listing_id"):
+                thr["listing"] = msg["listing_id"]
+        self._walk({k: v for k, v in msg.items() if k not in {"from", "to"}})
+        self._text(str(msg.get("text", "")))
+
+    def _walk(self, node: Any, depth: int = 0) -> None:
+        if depth > 8:
+            return
+        if isinstance(node, dict):
+            self._absorb(node)
+            for key, value in node.items():
+                if key == "inventory" and isinstance(value, dict):
+                    for lid, rec in value.items():
+                        if self._see("listings", lid) is not None and isinstance(rec, dict):
+                            self._absorb({"listing_id": lid, **rec, "merchant_id": self.actor})
+                elif key == "ledger" and isinstance(value, dict):
+                    for oid in value:
+                        self._see("orders", oid)
+                elif isinstance(value, dict | list):
+                    self._walk(value, depth + 1)
+                elif isinstance(value, str) and key in {"text", "message", "title"}:
+                    self._text(value)
+        elif isinstance(node, list):
+            for value in node[:200]:
+                self._walk(value, depth + 1)
+
+    def _absorb(self, d: dict[str, Any]) -> None:
+        recs = {table: self._see(table, d.get(key)) for key, table in _KEY_TABLE.items() if key in d}
+        recs = {t: r for t, r in recs.items() if r is not None}
+        for key in ("merchant_id", "merchant"):
+            self._actor(d.get(key), "merchant")
+        self._actor(d.get("buyer"), "buyer")
+        if isinstance(d.get("category"), str) and d["category"] and d["category"] not in self.categories:
+            self.categories.append(d["category"])
+        if "listing" in d and isinstance(d["listing"], str) and "thread_id" in d:
+            self._see("listings", d["listing"])
+        if (lst := recs.get("listings")) is not None:
+            if _int(d.get("price")) is not None:
+                lst["price"] = d["price"]
+            merchant = d.get("merchant_id") or d.get("merchant")
+            if isinstance(merchant, str):
+                lst["merchant"] = merchant
+        if (thr := recs.get("threads")) is not None:
+            if isinstance(d.get("listing"), str):
+                thr["listing"] = d["listing"]
+            elif isinstance(d.get("listing_id"), str):
+                thr["listing"] = d["listing_id"]
+            if isinstance(d.get("status"), str) and d["status"] != "open":
+                thr["turn"] = "agreed" if d["status"] == "agreed" else "closed"
+            if _int(d.get("unit_price")) is not None and "theirs" not in thr:
+                thr["theirs"] = d["unit_price"]
+        if (order := recs.get("orders")) is not None:
+            for k in ("total",):
+                if _int(d.get(k)) is not None:
+                    order[k] = d[k]
+            if isinstance(d.get("lines"), list):
+                order["lines"] = [dict(x) for x in d["lines"] if isinstance(x, dict) and "listing_id" in x]
+            if isinstance(d.get("status"), str):
+                order["status"] = d["status"]
+            for k in ("payment_id", "shipment_id"):
+                if isinstance(d.get(k), str):
+                    order[k.split("_")[0]] = d[k]
+        if (pay := recs.get("payments")) is not None:
+            amount = _int(d.get("amount")) if "amount" in d else _int(d.get("authorized"))
+            if amount is not None:
+                pay["amount"] = amount
+        if (quote := recs.get("quotes")) is not None and _int(d.get("total")) is not None:
+            quote["total"] = d["total"]
+        if (req := recs.get("quote_requests")) is not None and isinstance(d.get("lines"), list):
+            req["lines"] = [dict(x) for x in d["lines"] if isinstance(x, dict) and "listing_id" in x]
+
+    # -- views --------------------------------------------------------------
+    def ids(self, table: str) -> list[str]:
+        """Ids of one kind, in first-seen order."""
+        return list(self.records[table])
+
+    def merchants(self) -> list[str]:
+        """Actor ids seen as merchants (other than the agent itself)."""
+        return [a for a, r in self.actors.items() if r == "merchant"]
+
+    def counts(self) -> dict[str, int]:
+        """How many records of each kind the agent has seen."""
+        return {t: len(v) for t, v in self.records.items()}

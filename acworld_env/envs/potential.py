@@ -1,0 +1,51 @@
+"""Rewards from the task score: potential-based (the default) or terminal-only, and the info fields.
+
+The potential is :class:`acworld_env.scoring.reward.PotentialReward` (the score of the trace so
+far, 0 before the first step); this module adds the terminal-only mode and the info dict.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from ..scoring import Score
+from ..scoring.reward import PotentialReward
+from ..tasks.spec import TaskSpec
+
+RewardMode = Literal["potential", "terminal"]
+REWARD_MODES = ("potential", "terminal")
+
+
+class ScorePotential:
+    """Tracks the task score of a live market and turns it into rewards.
+
+    ``potential``: each step's reward is the change of the score since the previous step,
+    starting from 0 at reset, so an episode's rewards sum to its final score.
+    ``terminal``: 0 until the evaluated actor is done, then the whole score once.
+    """
+
+    def __init__(self, task: TaskSpec, mode: RewardMode = "potential") -> None:
+        if mode not in REWARD_MODES:
+            raise ValueError(f"reward must be one of {REWARD_MODES}, not {mode!r}")
+        self.mode = mode
+        self.tracker = PotentialReward(task)
+        self.paid = False
+        self.score: Score | None = None
+
+    def update(self, market: Any, done: bool) -> float:
+        """Rescore the market; return the evaluated actor's reward for this step."""
+        reward, self.score = self.tracker.step(market)
+        if self.mode == "potential":
+            return reward
+        if done and not self.paid:
+            self.paid = True
+            return self.score.score
+        return 0.0
+
+    def info(self) -> dict[str, Any]:
+        """Score fields for the evaluated actor's info."""
+        s = self.score
+        if s is None:
+            return {}
+        return {"score": s.score, "full_credit": s.full_credit, "credits": dict(s.credits),
+                "evidence": dict(s.evidence), "stages": dict(s.stages), "loss_group": s.loss_group}

@@ -1,0 +1,166 @@
+"""Observation and action spaces of the acworld environments.
+
+Observation: a :class:`gymnasium.spaces.Dict` with two :class:`~gymnasium.spaces.Text` fields
+(``text``: the rendered observation for LLMs; ``json``: the structured role-private observation
+as ASCII JSON, see :func:`decode_observation`) and small numeric fields. The text charset is the
+whole Basic Multilingual Plane except surrogates and control characters (tab and newline
+allowed), so real product text fits; anything else (e.g. emoji) is replaced by U+FFFD.
+
+Action: :class:`VCPActionSpace`, one VCP action given as a pydantic model, a dict or a JSON
+string. ``contains`` validates against the protocol union and the role; ``sample`` draws a
+valid, role-appropriate action from the ids the agent has seen (:mod:`.candidates`).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from collections.abc import Collection
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+
+from ..vcp import Role, VCPAction, parse_action
+from .candidates import TERMINAL_KINDS, menu_actions
+from .known import Known
+
+MAX_TEXT = 262_144
+"""Longest text field, in characters."""
+MAX_STEPS, MAX_ROUND, MAX_BALANCE, MAX_INBOX = 500, 1_000_000, 10**12, 10_000
+CHARSET = "\t\n" + "".join(chr(c) for c in (*range(0x20, 0x7F), *range(0xA0, 0xD800), *range(0xE000, 0x10000)))
+"""Characters the text fields may hold."""
+_OUTSIDE = re.compile("[^\t\n\x20-\x7e\xa0-\ud7ff\ue000-\uffff]")
+_TEXT_PROTO: spaces.Text | None = None
+TERMINAL_SHARE = 0.03
+"""Probability that :meth:`VCPActionSpace.sample` draws a terminal action (answer, abstain, finish)."""
+NUMERIC_FIELDS = {"step": (0, MAX_STEPS), "steps_left": (0, MAX_STEPS), "round": (0, MAX_ROUND),
+                  "balance": (-MAX_BALANCE, MAX_BALANCE), "inbox_size": (0, MAX_INBOX)}
+
+
+def clean_text(text: str, limit: int = MAX_TEXT) -> str:
+    """Replace characters outside :data:`CHARSET` and cut to ``limit`` characters."""
+    text = _OUTSIDE.sub("\ufffd", text)
+    if len(text) > limit:
+        note = f"\n[... {len(text) - limit + 40} characters cut]"
+        text = text[: limit - len(note)] + note
+    return text
+
+
+def _text_space() -> spaces.Text:
+    global _TEXT_PROTO
+    if _TEXT_PROTO is None:  # building the charset index takes ~0.1 s: do it once, copy after
+        _TEXT_PROTO = spaces.Text(MAX_TEXT, min_length=0, charset=CHARSET)
+    return copy.copy(_TEXT_PROTO)
+
+
+def observation_space() -> spaces.Dict:
+    """A fresh observation space (own random generator)."""
+    fields: dict[str, spaces.Space] = {"text": _text_space(), "json": _text_space()}
+    for name, (low, high) in NUMERIC_FIELDS.items():
+        fields[name] = spaces.Box(low=low, high=high, shape=(1,), dtype=np.int64)
+    fields["last_accepted"] = spaces.Discrete(3)
+    fields["role"] = spaces.Discrete(2)
+    return spaces.Dict(fields)
+
+
+def _fit_json(raw: dict[str, Any]) -> str:
+    def dump(obj: Any) -> str:
+        return json.dumps(obj, sort_keys=True, ensure_ascii=True, separators=(",", ":"), default=str)
+
+    text = dump(raw)
+    if len(text) <= MAX_TEXT:
+        return text
+    raw = dict(raw)
+    if raw.get("last_result"):
+        raw["last_result"] = {**raw["last_result"], "result": {"truncated": True}}
+    inbox = [{**m, "text": str(m.get("text", ""))[:500]} for m in raw.get("inbox", [])]
+    while inbox:
+        raw["inbox"] = inbox
+        text = dump({**raw, "inbox_truncated": True})
+        if len(text) <= MAX_TEXT:
+            return text
+        inbox = inbox[: len(inbox) // 2]
+    return dump({**raw, "inbox": [], "inbox_truncated": True, "request": str(raw.get("request", ""))[:4000]})
+
+
+def encode_observation(raw: dict[str, Any], text: str) -> dict[str, Any]:
+    """The space element for a raw observation and its rendered text."""
+    last = raw.get("last_result")
+    step, max_steps = int(raw.get("step", 0)), int(raw.get("max_steps", 0))
+    values = {"step": step, "steps_left": max(0, max_steps - step), "round": int(raw.get("round", 0)),
+              "balance": int(raw.get("balance", 0)), "inbox_size": len(raw.get("inbox", []))}
+    obs: dict[str, Any] = {"text": clean_text(text), "json": _fit_json(raw)}
+    for name, value in values.items():
+        low, high = NUMERIC_FIELDS[name]
+        obs[name] = np.array([min(high, max(low, value))], dtype=np.int64)
+    obs["last_accepted"] = np.int64(0 if last is None else (1 if last.get("accepted") else 2))
+    obs["role"] = np.int64(0 if raw.get("role") == "buyer" else 1)
+    return obs
+
+
+def decode_observation(obs: dict[str, Any]) -> dict[str, Any]:
+    """The structured observation (request, mandate, inbox, last result, ...) a policy acts on."""
+    return json.loads(obs["json"])
+
+
+class VCPActionSpace(spaces.Space[dict]):
+    """Every VCP action a role may propose. ``sample`` draws valid actions from seen ids."""
+
+    def __init__(self, role: Role | str = Role.BUYER, known: Known | None = None,
+                 seed: int | np.random.Generator | None = None) -> None:
+        super().__init__(shape=None, dtype=None, seed=seed)
+        self.known = known if known is not None else Known(role=str(Role(role)))
+        self.role = Role(role)
+
+    def bind(self, role: Role | str, known: Known) -> None:
+        """Point the space at an agent's role and memory (done by the env at reset)."""
+        self.role = Role(role)
+        self.known = known
+        known.role = self.role.value
+
+    def contains(self, x: Any) -> bool:
+        """True for a well-formed action (model, dict or JSON) of a kind this role may use."""
+        action = parse_action(x)
+        return isinstance(action, VCPAction) and self.role in action.roles
+
+    def sample(self, mask: Collection[str] | None = None, probability: Any = None) -> dict[str, Any]:
+        """A valid action dict built from ids the agent has seen. ``mask``: allowed kinds, if given."""
+        pool: dict[str, list[dict[str, Any]]] = {}
+        for action in menu_actions(self.known):
+            if action is not None and (mask is None or action["kind"] in mask):
+                pool.setdefault(action["kind"], []).append(action)
+        if not pool:
+            return {"kind": "get_inbox", "unread_only": True}
+        rng = self.np_random
+        terminal = [k for k in pool if k in TERMINAL_KINDS]
+        other = [k for k in pool if k not in TERMINAL_KINDS]
+        kinds = terminal if terminal and (not other or rng.random() < TERMINAL_SHARE) else other
+        kind = kinds[int(rng.integers(len(kinds)))]
+        options = pool[kind]
+        action = dict(options[int(rng.integers(len(options)))])
+        if kind in {"propose_offer", "counter_offer"}:
+            action["unit_price"] = max(1, int(round(action["unit_price"] * rng.uniform(0.9, 1.1))))
+        return action
+
+    @property
+    def is_np_flattenable(self) -> bool:
+        """Actions are structured JSON, not arrays."""
+        return False
+
+    def to_jsonable(self, sample_n: Any) -> list[str]:
+        """Actions as JSON strings."""
+        return [a if isinstance(a, str) else json.dumps(
+            a.model_dump(mode="json", exclude_none=True) if isinstance(a, VCPAction) else a, sort_keys=True)
+            for a in sample_n]
+
+    def from_jsonable(self, sample_n: list[str]) -> list[dict[str, Any]]:
+        """JSON strings back to action dicts."""
+        return [json.loads(s) for s in sample_n]
+
+    def __repr__(self) -> str:
+        return f"VCPActionSpace(role={self.role.value})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, VCPActionSpace) and other.role == self.role

@@ -1,0 +1,132 @@
+"""Environment ids and ``make()``: versioned names, latest-version resolution, third-party registration.
+
+Ids are ``name-vN`` (optionally ``namespace/name-vN``). ``make("capability")`` resolves to the
+latest registered version. Every id is also registered with Gymnasium as a single-agent view,
+``gymnasium.make("acworld/capability-v1")`` (ids with their own namespace keep it).
+
+A third-party package adds its own ids::
+
+    from acworld_env import register_env
+    register_env("mymarket-v1", "my_pkg.envs:env", kwargs={"suite": "my-suite"})
+
+The entry point (a callable or ``"module:attr"``) takes keyword arguments and returns a
+PettingZoo AEC env; ``kwargs`` are defaults that ``make(id, **kwargs)`` can override.
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+_ID = re.compile(r"^(?:(?P<ns>[A-Za-z0-9_.-]+)/)?(?P<name>[A-Za-z0-9_.-]+?)(?:-v(?P<version>\d+))?$")
+GYM_NAMESPACE = "acworld"
+GYM_ENTRY_POINT = "acworld_env.envs.gym_env:AcworldGymEnv"
+
+
+@dataclass(frozen=True)
+class EnvSpec:
+    """A registered environment id and how to build it."""
+
+    env_id: str
+    entry_point: str | Callable[..., Any]
+    kwargs: dict[str, Any] = field(default_factory=dict)
+    description: str = ""
+
+    @property
+    def family(self) -> str:
+        """The id without its version (``capability`` for ``capability-v1``)."""
+        return parse_id(self.env_id)[0]
+
+    @property
+    def version(self) -> int:
+        """The version number."""
+        return parse_id(self.env_id)[1] or 0
+
+    def make(self, **kwargs: Any) -> Any:
+        """Build the environment; ``kwargs`` override the registered defaults."""
+        factory = self.entry_point
+        if isinstance(factory, str):
+            module, _, attr = factory.partition(":")
+            factory = getattr(importlib.import_module(module), attr)
+        return factory(**{**self.kwargs, **kwargs})
+
+
+REGISTRY: dict[str, EnvSpec] = {}
+
+
+def parse_id(env_id: str) -> tuple[str, int | None]:
+    """``(name with namespace, version or None)`` of an id."""
+    m = _ID.match(env_id)
+    if m is None:
+        raise ValueError(f"malformed environment id {env_id!r}; expected 'name-vN' or 'namespace/name-vN'")
+    name = f"{m['ns']}/{m['name']}" if m["ns"] else m["name"]
+    return name, int(m["version"]) if m["version"] is not None else None
+
+
+def gym_id(env_id: str) -> str:
+    """The Gymnasium id of an acworld id."""
+    return env_id if "/" in env_id else f"{GYM_NAMESPACE}/{env_id}"
+
+
+def register_env(env_id: str, entry_point: str | Callable[..., Any], *, kwargs: dict[str, Any] | None = None,
+                 description: str = "", gym: bool = True, override: bool = False) -> EnvSpec:
+    """Register ``env_id`` (``name-vN``). With ``gym=True`` also register the Gymnasium view."""
+    _, version = parse_id(env_id)
+    if version is None:
+        raise ValueError(f"environment ids carry a version, e.g. '{env_id}-v1'")
+    if env_id in REGISTRY and not override:
+        raise ValueError(f"{env_id} is already registered (pass override=True to replace it)")
+    spec = EnvSpec(env_id, entry_point, dict(kwargs or {}), description)
+    REGISTRY[env_id] = spec
+    if gym:
+        import gymnasium
+
+        gid = gym_id(env_id)
+        gymnasium.registry.pop(gid, None)
+        gymnasium.register(id=gid, entry_point=GYM_ENTRY_POINT, kwargs={"env_id": env_id})
+    return spec
+
+
+register = register_env
+
+
+def resolve(env_id: str) -> EnvSpec:
+    """The spec of an id; an unversioned id resolves to its latest version."""
+    if env_id.startswith(f"{GYM_NAMESPACE}/"):
+        env_id = env_id[len(GYM_NAMESPACE) + 1:]
+    if env_id in REGISTRY:
+        return REGISTRY[env_id]
+    name, version = parse_id(env_id)
+    if version is None:
+        versions = [s for s in REGISTRY.values() if s.family == name]
+        if versions:
+            return max(versions, key=lambda s: s.version)
+    close = difflib.get_close_matches(env_id, list(REGISTRY), n=3)
+    hint = f"; did you mean {', '.join(close)}?" if close else f"; registered: {', '.join(list_envs())}"
+    raise KeyError(f"unknown environment {env_id!r}{hint}")
+
+
+def make(env_id: str, **kwargs: Any) -> Any:
+    """Build a registered environment: a PettingZoo AEC env (with the order-enforcing wrapper).
+
+    Keyword arguments of the built-in ids: ``split``, ``seed``, ``task_id``, ``task``, ``tasks``,
+    ``counterparties`` ("scripted" or "agents"), ``reward`` ("potential" or "terminal"),
+    ``render_mode`` (None, "ansi", "human"). See :mod:`acworld_env.envs.aec`.
+    """
+    return resolve(env_id).make(**kwargs)
+
+
+def list_envs() -> list[str]:
+    """Every registered id, sorted."""
+    return sorted(REGISTRY)
+
+
+register_env("capability-v1", "acworld_env.envs.aec:env",
+             kwargs={"suite": "capability-v1", "name": "acworld_capability_v1"},
+             description="Frozen capability track: one evaluated actor per task, scripted counterparties.")
+register_env("demo-v1", "acworld_env.envs.aec:env", kwargs={"suite": "demo", "name": "acworld_demo_v1"},
+             description="The demo negotiation: a $100 ceiling meets a $90 floor and settles at $95.")

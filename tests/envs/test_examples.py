@@ -1,0 +1,33 @@
+"""The examples and the benchmark run end to end (smoke tests, not timings)."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _load(relative: str):
+    spec = importlib.util.spec_from_file_location(Path(relative).stem, ROOT / relative)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_random_rollout(capsys):
+    scores = _load("examples/random_rollout.py").main(["--episodes", "3", "--seed", "1"])
+    assert len(scores) == 3 and all(0.0 <= s <= 1.0 for s in scores)
+    assert "score" in capsys.readouterr().out
+
+
+def test_reference_rollout_prints_credits(capsys):
+    scores = _load("examples/reference_rollout.py").main(["--env", "demo-v1"])
+    out = capsys.readouterr().out
+    assert scores == [1.0]
+    assert "agreed_within_mandate=1" in out and "reward +0.400" in out
+
+
+def test_benchmark_runs():
+    figures = _load("benchmarks/bench_env.py").main(["--env", "demo-v1", "--repeat", "1"])
+    assert figures["steps_per_s"] > 0 and figures["noop_steps_per_s"] > 0
