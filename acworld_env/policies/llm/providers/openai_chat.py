@@ -1,0 +1,100 @@
+"""OpenAI Chat Completions with tools; also any OpenAI-compatible server (vLLM, Ollama,
+llama.cpp, OpenRouter, ...)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import openai
+
+from ..history import Conversation, Reply, ToolCall, omitted_note
+
+
+class OpenAIChat:
+    """Adapter for ``POST {base_url}/chat/completions``."""
+
+    sdk = openai
+
+    def __init__(self, *, api_key: str, base_url: str | None, timeout: float) -> None:
+        # max_retries=0: retries are ours (see retry.py), so they are visible and testable.
+        self.client = openai.OpenAI(api_key=api_key, base_url=base_url, timeout=timeout, max_retries=0)
+        self.base_url = str(self.client.base_url)
+
+    def build_request(self, model: str, conversation: Conversation, tools: list[dict[str, Any]] | None,
+                      params: dict[str, Any]) -> dict[str, Any]:
+        """System message, then user / assistant / tool messages per turn."""
+        messages: list[dict[str, Any]] = [{"role": "system", "content": conversation.system}]
+        turns, omitted = conversation.window()
+        for i, turn in enumerate(turns):
+            note = omitted_note(omitted) if i == 1 and omitted else ""
+            messages.append({"role": "user", "content": note + turn.user})
+            if turn.reply is None:
+                continue
+            messages.append(_assistant_message(turn.reply))
+            for call, (content, _) in zip(turn.reply.tool_calls, turn.results, strict=False):
+                messages.append({"role": "tool", "tool_call_id": call.id, "content": content})
+        request: dict[str, Any] = {"model": model, "messages": messages}
+        if tools:
+            request["tools"] = tools
+        request.update(params)
+        return request
+
+    def send(self, request: dict[str, Any]) -> dict[str, Any]:
+        """One Chat Completions call."""
+        response = self.client.chat.completions.create(**request)
+        return response.model_dump(mode="json", exclude_none=True)
+
+    def parse(self, response: dict[str, Any]) -> Reply:
+        """Text, tool calls and usage of the first choice."""
+        choices = response.get("choices") or [{}]
+        message = choices[0].get("message") or {}
+        text = _text(message.get("content"))
+        calls = []
+        for i, tc in enumerate(message.get("tool_calls") or []):
+            fn = tc.get("function") or {}
+            raw = fn.get("arguments")
+            calls.append(ToolCall(id=tc.get("id") or f"call_{i}", name=str(fn.get("name") or ""),
+                                  arguments=_arguments(raw), raw_arguments=raw if isinstance(raw, str) else None))
+        if not calls and isinstance(message.get("function_call"), dict):  # legacy servers
+            fc = message["function_call"]
+            calls.append(ToolCall(id="call_0", name=str(fc.get("name") or ""), arguments=_arguments(fc.get("arguments")),
+                                  raw_arguments=fc.get("arguments")))
+        usage = response.get("usage") or {}
+        return Reply(text=text, tool_calls=calls, input_tokens=usage.get("prompt_tokens"),
+                     output_tokens=usage.get("completion_tokens"), model=response.get("model"),
+                     stop_reason=choices[0].get("finish_reason"))
+
+
+def _text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):  # content parts
+        return "".join(p.get("text", "") for p in content if isinstance(p, dict))
+    return ""
+
+
+def _arguments(raw: Any) -> dict[str, Any] | str:
+    """Arguments as a dict; the raw text when it is not a JSON object."""
+    if isinstance(raw, dict):
+        return raw
+    if raw is None or (isinstance(raw, str) and not raw.strip()):
+        return {}
+    try:
+        value = json.loads(raw)
+    except (TypeError, ValueError):
+        return str(raw)
+    return value if isinstance(value, dict) else str(raw)
+
+
+def _assistant_message(reply: Reply) -> dict[str, Any]:
+    msg: dict[str, Any] = {"role": "assistant", "content": reply.text or None}
+    if reply.tool_calls:
+        msg["tool_calls"] = [{
+            "id": c.id, "type": "function",
+            "function": {"name": c.name, "arguments": c.raw_arguments if c.raw_arguments is not None
+                         else json.dumps(c.arguments if isinstance(c.arguments, dict) else {})},
+        } for c in reply.tool_calls]
+    elif msg["content"] is None:
+        msg["content"] = ""
+    return msg
