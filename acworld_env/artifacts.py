@@ -8,6 +8,7 @@ and ``task.json``.
 from __future__ import annotations
 
 import json
+import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -58,6 +59,13 @@ def verify_run(run_dir: str | Path) -> Verification:
     path = Path(run_dir)
     try:
         run = json.loads((path / RUN_FILE).read_text())
+    except FileNotFoundError:
+        return Verification(path, False, f"missing artifact {RUN_FILE}")
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        return Verification(path, False, f"{RUN_FILE} is not valid JSON ({exc})")
+    if not isinstance(run, dict):
+        return Verification(path, False, f"{RUN_FILE} is not a JSON object")
+    try:
         if not (path / LOG_FILE).exists():
             return Verification(path, False, f"missing artifact {LOG_FILE}")
         log = CommitLog(path / LOG_FILE, durable=False)
@@ -73,15 +81,22 @@ def verify_run(run_dir: str | Path) -> Verification:
         trace_digest = verify_trace(records)
     except FileNotFoundError as exc:
         return Verification(path, False, f"missing artifact {Path(exc.filename or '').name}")
-    except json.JSONDecodeError as exc:
-        return Verification(path, False, f"{RUN_FILE} is not valid JSON ({exc.msg})")
-    except (ReplayError, TraceError, LogError) as exc:
+    except TraceError as exc:
+        return Verification(path, False, str(exc) if TRACE_FILE in str(exc) else f"{TRACE_FILE}: {exc}")
+    except (ReplayError, LogError) as exc:
         return Verification(path, False, str(exc))
+    except (KeyError, TypeError, AttributeError, ValueError, sqlite3.Error) as exc:
+        return Verification(path, False, f"malformed artifact: {type(exc).__name__}: {exc}")
+    stored, recorded = len(commits), run.get("commits")
     checks = [
-        (rebuilt.state_digest == run.get("state_digest"), "final state digest differs from the recorded one"),
-        (rebuilt.event_digest == run.get("event_digest"), "event-chain digest differs from the recorded one"),
-        (trace_digest == run.get("trace_digest"), "trace digest differs from the recorded one"),
-        (len(commits) == run.get("commits"), f"{len(commits)} commits stored, {run.get('commits')} recorded"),
+        (not isinstance(recorded, int) or stored >= recorded,
+         f"commit {stored + 1}: missing ({stored} commits stored, {recorded} recorded in {RUN_FILE})"),
+        (not isinstance(recorded, int) or stored <= recorded,
+         f"commit {(recorded or 0) + 1}: not recorded in {RUN_FILE} ({stored} commits stored, {recorded} recorded)"),
+        (stored == recorded, f"{stored} commits stored, {recorded!r} recorded in {RUN_FILE}"),
+        (rebuilt.state_digest == run.get("state_digest"), f"final state digest differs from the one in {RUN_FILE}"),
+        (rebuilt.event_digest == run.get("event_digest"), f"event-chain digest differs from the one in {RUN_FILE}"),
+        (trace_digest == run.get("trace_digest"), f"{TRACE_FILE} digest differs from the one in {RUN_FILE}"),
     ]
     traced = {r["commit"]: r for r in records if r.get("commit") is not None}
     for c in commits:

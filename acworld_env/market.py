@@ -11,9 +11,9 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .cip import Platform
+from .cip import Outcome, Platform
 from .vcp import Envelope, Role, VCPAction, parse_action
-from .world import CommitLog, World
+from .world import CommitLog, TransitionError, World
 
 if TYPE_CHECKING:
     from .catalog import Catalog
@@ -67,7 +67,8 @@ class Market:
         self.seed = seed
         self.world = World(initial_state, log=log)
         self.round = 0
-        self.seq = 0
+        self.seq = _last_proposal_seq(self.world.commits)
+        """Proposal counter; a World resumed from a log continues its numbering so ids never repeat."""
         self.inboxes: dict[str, list[dict]] = {a: [] for a in self.world.state["actors"]}
         self.messages: dict[str, dict] = {}
         self.mandates = mandates or {}
@@ -144,8 +145,9 @@ class Market:
         self.seq += 1
         action = parse_action(raw)
         parsed = isinstance(action, VCPAction)
+        known = self.world.state["actors"].get(actor)
         envelope = Envelope(
-            envelope_id=f"env-{self.seed}-{self.seq:05d}", actor=actor, role=self.role(actor),
+            envelope_id=f"env-{self.seed}-{self.seq:05d}", actor=actor, role=known["role"] if known else None,
             round=self.round, seq=self.seq,
             thread_id=getattr(action, "thread_id", None) if parsed else None,
             in_reply_to=getattr(action, "in_reply_to", None) if parsed else None,
@@ -166,7 +168,12 @@ class Market:
                       "kind": kind, "accepted": outcome_accepted, "code": code, "message": message}
         commit = None
         if outcome is not None and outcome.accepted and outcome.events:
-            commit = self.world.commit(actor, validation, outcome.events, self.round)
+            try:
+                commit = self.world.commit(actor, validation, outcome.events, self.round)
+            except TransitionError as exc:  # a rule let through what the World refuses: reject, don't crash
+                outcome = Outcome(False, "transition_refused", f"the World refused the events: {exc}")
+                outcome_accepted, code, message = False, outcome.code, outcome.message
+                validation.update(accepted=False, code=code, message=message)
         if outcome is not None and outcome.accepted:
             for notice in outcome.notices:
                 self._deliver(actor, notice)
@@ -182,7 +189,7 @@ class Market:
         if parsed:
             self.platform.remember(envelope, action, step.to_dict())
         self.trace.append({
-            "round": self.round, "actor": actor, "role": envelope.role.value,
+            "round": self.round, "actor": actor, "role": envelope.role.value if envelope.role else None,
             "envelope": envelope.model_dump(mode="json"),
             "action": action.model_dump(mode="json", exclude_none=True) if parsed else _raw_repr(raw),
             "validation": validation, "evidence": step.evidence,
@@ -200,7 +207,7 @@ class Market:
                           action.kind, result=original["result"], commit_seq=None, replayed=True,
                           validation_id=vid)
         self.trace.append({
-            "round": self.round, "actor": envelope.actor, "role": envelope.role.value,
+            "round": self.round, "actor": envelope.actor, "role": envelope.role.value if envelope.role else None,
             "envelope": envelope.model_dump(mode="json"),
             "action": action.model_dump(mode="json", exclude_none=True), "validation": validation,
             "evidence": [], "commit": None, "delta": [], "result": original["result"], "replayed": True,
@@ -209,15 +216,29 @@ class Market:
         return step
 
 
+def _last_proposal_seq(commits: list[dict]) -> int:
+    """Highest proposal number cited by earlier commits (``val-00042`` -> 42), 0 for a fresh World."""
+    nums = [int(c["validation_id"][4:]) for c in commits
+            if c["validation_id"].startswith("val-") and c["validation_id"][4:].isdigit()]
+    return max(nums, default=0)
+
+
 def _raw_repr(raw: Any) -> dict:
     """A JSON-safe record of input that could not be parsed."""
     if isinstance(raw, dict):
         try:
             import json
 
-            json.dumps(raw, allow_nan=False)
+            json.dumps(raw, allow_nan=False, sort_keys=True, ensure_ascii=False).encode("utf-8")
             return {"unparsed": raw}
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, RecursionError):  # not canonical JSON: keep a bounded repr
             pass
-    text = raw if isinstance(raw, str) else repr(raw)
-    return {"unparsed": text[:2000]}
+    if isinstance(raw, str):
+        text = raw[:2000]
+    else:
+        import reprlib
+
+        bounded = reprlib.Repr()
+        bounded.maxlevel, bounded.maxstring, bounded.maxother = 4, 2000, 200
+        text = bounded.repr(raw)
+    return {"unparsed": text[:2000].encode("utf-8", "replace").decode("utf-8")}

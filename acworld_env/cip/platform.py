@@ -28,6 +28,8 @@ class Platform:
         """Stripe semantics: the stored result for a repeated key and payload; a conflict for a new payload."""
         if action.idempotency_key is None or action.readonly:
             return None
+        if action.actor is not None and action.actor != envelope.actor:
+            return None  # a claim of another actor is never answered from the store: validation rejects it
         stored = self.idempotency.get((envelope.actor, action.idempotency_key))
         if stored is None:
             return None
@@ -44,8 +46,11 @@ class Platform:
 
     def remember(self, envelope: Envelope, action: VCPAction, result: dict) -> None:
         """Store the outcome of a keyed request (accepted or rejected) for later retries."""
+        if action.actor is not None and action.actor != envelope.actor:
+            return  # a request claiming someone else is not this actor's request: it binds no key
         if action.idempotency_key is not None and not action.readonly:
-            self.idempotency[(envelope.actor, action.idempotency_key)] = (self.fingerprint(action), result)
+            # the first request owns its key: a later conflicting request must not replace it
+            self.idempotency.setdefault((envelope.actor, action.idempotency_key), (self.fingerprint(action), result))
 
     def validate(self, state: dict, envelope: Envelope, action: VCPAction | ParseError) -> Outcome:
         """Run every check, then the action's rule. Never raises for bad input."""

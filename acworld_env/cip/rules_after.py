@@ -50,10 +50,13 @@ def allocate_inventory(ctx: RuleContext, a: AllocateInventory) -> Outcome:
             else "already_allocated", f"order {a.order_id} is {order['status']}")
     events: list[dict] = []
     lines = []
+    need: dict[str, int] = {}
+    for line in order["lines"]:  # the same listing may appear on several lines: check the sum
+        need[line["listing_id"]] = need.get(line["listing_id"], 0) + line["quantity"]
     for line in order["lines"]:
         rec = listing(ctx, line["listing_id"], events)
-        require(rec["stock"] >= line["quantity"], "out_of_stock",
-                f"{line['listing_id']}: {rec['stock']} in stock, {line['quantity']} needed; use partial_fill")
+        require(rec["stock"] >= need[line["listing_id"]], "out_of_stock",
+                f"{line['listing_id']}: {rec['stock']} in stock, {need[line['listing_id']]} needed; use partial_fill")
         lines.append({"listing_id": line["listing_id"], "quantity": line["quantity"]})
     events.append({"type": "inventory_allocated", "order_id": a.order_id, "lines": lines})
     return Outcome(True, events=events)
@@ -180,6 +183,8 @@ def issue_refund(ctx: RuleContext, a: IssueRefund) -> Outcome:
             f"refund {money(a.amount)} exceeds the {money(room)} captured and not yet refunded")
     if a.return_id:
         ret = record(ctx, "returns", a.return_id, what="return")
+        require(ret["order"] == pay["order"], "return_mismatch",
+                f"return {a.return_id} is not for the order of payment {a.payment_id}")
         require(ret["status"] == "authorized", "return_not_authorized", f"return {a.return_id} is {ret['status']}")
     rid = ctx.new_id("refunds")
     ev = {"type": "refund_issued", "payment_id": a.payment_id, "refund_id": rid, "amount": a.amount,

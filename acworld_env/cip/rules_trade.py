@@ -207,10 +207,13 @@ def place_order(ctx: RuleContext, a: PlaceOrder) -> Outcome:
             rec = active_listing(ctx, line.listing_id, events)
             require(rec["merchant"] == merchant, "wrong_counterparty", f"{line.listing_id} is not sold by {merchant}")
             lines.append({"listing_id": line.listing_id, "quantity": line.quantity, "unit_price": rec["price"]})
+    ordered: dict[str, int] = {}
+    for line in lines:  # the same listing may appear on several lines: check the sum
+        ordered[line["listing_id"]] = ordered.get(line["listing_id"], 0) + line["quantity"]
     for line in lines:
         rec = active_listing(ctx, line["listing_id"], events)
-        require(rec["stock"] >= line["quantity"], "out_of_stock",
-                f"{line['listing_id']} has {rec['stock']} in stock, {line['quantity']} ordered")
+        require(rec["stock"] >= ordered[line["listing_id"]], "out_of_stock",
+                f"{line['listing_id']} has {rec['stock']} in stock, {ordered[line['listing_id']]} ordered")
     total = sum(x["quantity"] * x["unit_price"] for x in lines) + sum(f["amount"] for f in fees)
     oid = ctx.new_id("orders")
     events.append({"type": "order_placed", "order_id": oid, "buyer": ctx.actor, "merchant": merchant,

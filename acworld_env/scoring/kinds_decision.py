@@ -11,19 +11,32 @@ def _final(si: ScoreInput, actor: str) -> dict | None:
     return done[-1] if done else None
 
 
+def _canon_key(key: str) -> str:
+    key = key.strip().lower().replace(" ", "_").replace("-", "_")
+    return "color" if key == "colour" else key
+
+
+def _same(a: object, b: object) -> bool:
+    if isinstance(a, str) and isinstance(b, str):
+        return a.strip().casefold() == b.strip().casefold()
+    return a == b
+
+
 def _query_matches(action: dict, constraints: dict) -> bool:
+    """Whether a search keeps every hard constraint (at least as strict; names and case normalised)."""
     for key, want in constraints.items():
         got = action.get(key)
-        if key == "max_price":
+        if key in {"max_price"}:
             if got is None or got > want:
                 return False
-        elif key == "min_price" or key == "min_rating":
+        elif key in {"min_price", "min_rating"}:
             if got is None or got < want:
                 return False
         elif key in {"options", "attributes"}:
-            if any((got or {}).get(k) != v for k, v in want.items()):
+            have = {_canon_key(k): v for k, v in (got or {}).items()}
+            if any(not _same(have.get(_canon_key(k)), v) for k, v in want.items()):
                 return False
-        elif got != want:
+        elif not _same(got, want):
             return False
     return True
 

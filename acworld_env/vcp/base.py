@@ -5,7 +5,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Annotated, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 
 class Role(StrEnum):
@@ -22,11 +22,21 @@ ANY_ROLE = frozenset({Role.BUYER, Role.MERCHANT})
 MAX_MONEY = 10**11
 """Largest amount, in minor units, any field accepts (one billion dollars)."""
 
-Money = Annotated[int, Field(ge=0, le=MAX_MONEY, description="Amount in integer minor units (cents).")]
+
+def _not_bool(value: object) -> object:
+    """Refuse booleans where a number is expected (pydantic would read ``true`` as 1)."""
+    if isinstance(value, bool):
+        raise ValueError("a boolean is not a number")
+    return value
+
+
+NotBool = BeforeValidator(_not_bool)
+
+Money = Annotated[int, NotBool, Field(ge=0, le=MAX_MONEY, description="Amount in integer minor units (cents).")]
 PositiveMoney = Annotated[
-    int, Field(gt=0, le=MAX_MONEY, description="Positive amount in integer minor units (cents).")
+    int, NotBool, Field(gt=0, le=MAX_MONEY, description="Positive amount in integer minor units (cents).")
 ]
-Quantity = Annotated[int, Field(ge=1, le=10_000, description="Number of units, at least 1.")]
+Quantity = Annotated[int, NotBool, Field(ge=1, le=10_000, description="Number of units, at least 1.")]
 Id = Annotated[str, Field(min_length=1, max_length=64, description="Identifier of a market object.")]
 ShortText = Annotated[str, Field(max_length=200)]
 Text = Annotated[str, Field(max_length=2000)]

@@ -18,7 +18,7 @@ class Envelope(BaseModel):
 
     envelope_id: str = Field(description="Deterministic id: episode seed and proposal sequence.")
     actor: str = Field(description="The authenticated actor.")
-    role: Role = Field(description="The actor's role.")
+    role: Role | None = Field(description="The actor's role (None for an unregistered actor, always rejected).")
     round: int = Field(ge=0, description="Logical round of the market clock.")
     seq: int = Field(ge=0, description="Proposal sequence number in the episode.")
     thread_id: str | None = Field(None, description="Negotiation thread, when the action has one.")

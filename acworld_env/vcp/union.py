@@ -54,10 +54,24 @@ def _has_bad_number(obj: Any) -> bool:
     return False
 
 
+def _unencodable(obj: Any) -> ParseError | None:
+    """Why ``obj`` cannot become canonical JSON (deep nesting, non-string keys, invalid text), or None."""
+    try:
+        json.dumps(obj, sort_keys=True, ensure_ascii=False, default=str).encode("utf-8")
+    except RecursionError:
+        return ParseError("malformed_action", "action is nested too deeply")
+    except UnicodeEncodeError:
+        return ParseError("invalid_text", "action text is not valid Unicode (lone surrogate)")
+    except (TypeError, ValueError) as exc:
+        return ParseError("malformed_action", f"action is not a JSON object with string keys ({exc})")
+    return None
+
+
 def parse_action(raw: Any) -> VCPAction | ParseError:
     """Read an action given as a model, a dict or a JSON string. Never raises."""
     if isinstance(raw, VCPAction):
-        return raw
+        problem = _unencodable(raw.model_dump(mode="json"))
+        return raw if problem is None else problem
     if isinstance(raw, bytes | bytearray):
         raw = raw.decode("utf-8", errors="replace")
     if isinstance(raw, str):
@@ -67,12 +81,17 @@ def parse_action(raw: Any) -> VCPAction | ParseError:
             raw = json.loads(raw)
         except json.JSONDecodeError as exc:
             return ParseError("malformed_json", f"action is not valid JSON: {exc.msg} at position {exc.pos}")
+        except RecursionError:
+            return ParseError("malformed_json", "action is nested too deeply")
     if not isinstance(raw, dict):
         return ParseError("malformed_action", f"an action must be a JSON object, got {type(raw).__name__}")
+    problem = _unencodable(raw)
+    if problem is not None:
+        return problem
     if len(json.dumps(raw, default=str)) > MAX_ACTION_BYTES:
         return ParseError("oversized", f"action exceeds {MAX_ACTION_BYTES} characters")
     kind = raw.get("kind")
-    if kind not in TOOLS:
+    if not isinstance(kind, str) or kind not in TOOLS:
         return ParseError("unknown_tool", f"unknown action kind {kind!r}")
     if _has_bad_number(raw):
         return ParseError("bad_number", "NaN or infinite numbers are not allowed")

@@ -23,6 +23,14 @@ class LogError(RuntimeError):
     """The commit log file is unreadable or not a commit log."""
 
 
+def _load(text: str, what: str) -> Any:
+    """A stored JSON value; a corrupt one is a :class:`LogError` naming the record."""
+    try:
+        return json.loads(text)
+    except (TypeError, json.JSONDecodeError) as exc:
+        raise LogError(f"{what}: stored body is not valid JSON") from exc
+
+
 class CommitLog:
     """Append-only commit store. ``durable=True`` makes each append survive a crash (synchronous=FULL)."""
 
@@ -79,18 +87,24 @@ class CommitLog:
     # -- reads --------------------------------------------------------------
     def commits(self) -> list[dict]:
         """Every commit in stored order (by sequence)."""
-        rows = self.conn.execute(
-            "SELECT seq, actor, validation_id, body, prev_hash, hash FROM commits ORDER BY rowid"
-        ).fetchall()
+        try:
+            rows = self.conn.execute(
+                "SELECT seq, actor, validation_id, body, prev_hash, hash FROM commits ORDER BY rowid"
+            ).fetchall()
+        except sqlite3.DatabaseError as exc:
+            raise LogError(f"{self.path}: commits unreadable ({exc})") from exc
         return [
-            {"seq": s, "actor": a, "validation_id": v, "body": json.loads(b), "prev_hash": p, "hash": h}
+            {"seq": s, "actor": a, "validation_id": v, "body": _load(b, f"commit {s}"), "prev_hash": p, "hash": h}
             for s, a, v, b, p, h in rows
         ]
 
     def validations(self) -> dict[str, dict]:
         """Every stored validation by id."""
-        rows = self.conn.execute("SELECT validation_id, body FROM validations").fetchall()
-        return {vid: json.loads(body) for vid, body in rows}
+        try:
+            rows = self.conn.execute("SELECT validation_id, body FROM validations").fetchall()
+        except sqlite3.DatabaseError as exc:
+            raise LogError(f"{self.path}: validations unreadable ({exc})") from exc
+        return {vid: _load(body, f"validation {vid}") for vid, body in rows}
 
     def close(self) -> None:
         """Close the file."""

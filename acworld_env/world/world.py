@@ -47,6 +47,8 @@ class World:
         """Apply one atomic list of events, citing an accepted validation; return the commit."""
         if not validation.get("accepted"):
             raise ValueError("a commit must cite an accepted validation")
+        if validation.get("actor") != actor:
+            raise ValueError("a commit must cite a validation of its own actor")
         delta = transition(self.state, events)
         body = {
             "seq": len(self.commits) + 1, "actor": actor, "validation_id": validation["validation_id"],
