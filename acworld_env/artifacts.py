@@ -68,7 +68,7 @@ def verify_run(run_dir: str | Path) -> Verification:
     try:
         if not (path / LOG_FILE).exists():
             return Verification(path, False, f"missing artifact {LOG_FILE}")
-        log = CommitLog(path / LOG_FILE, durable=False)
+        log = CommitLog(path / LOG_FILE, readonly=True)
         try:
             initial = log.get_meta("initial_state")
             commits, validations = log.commits(), log.validations()

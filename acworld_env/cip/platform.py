@@ -45,7 +45,13 @@ class Platform:
         return sha256(canonical(action.payload()))
 
     def remember(self, envelope: Envelope, action: VCPAction, result: dict) -> None:
-        """Store the outcome of a keyed request (accepted or rejected) for later retries."""
+        """Store the outcome of an accepted keyed request for later retries.
+
+        As with Stripe, a request that failed validation saves nothing: a corrected retry
+        under the same key is judged afresh.
+        """
+        if not result.get("accepted"):
+            return
         if action.actor is not None and action.actor != envelope.actor:
             return  # a request claiming someone else is not this actor's request: it binds no key
         if action.idempotency_key is not None and not action.readonly:

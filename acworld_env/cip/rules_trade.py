@@ -147,7 +147,8 @@ def request_quote(ctx: RuleContext, a: RequestQuote) -> Outcome:
     events.append({"type": "quote_requested", "request_id": rid, "buyer": ctx.actor,
                    "merchant": a.merchant_id, "lines": lines})
     return Outcome(True, events=events, result={"request_id": rid},
-                   notices=[_notice(a.merchant_id, f"Quote request {rid} for {len(lines)} line(s).")])
+                   notices=[_notice(a.merchant_id, f"Quote request {rid} for {len(lines)} line(s).",
+                                    request_id=rid, lines=lines)])
 
 
 @rule("issue_quote")

@@ -34,9 +34,16 @@ def _load(text: str, what: str) -> Any:
 class CommitLog:
     """Append-only commit store. ``durable=True`` makes each append survive a crash (synchronous=FULL)."""
 
-    def __init__(self, path: str | Path, *, durable: bool = True) -> None:
+    def __init__(self, path: str | Path, *, durable: bool = True, readonly: bool = False) -> None:
         self.path = Path(path)
         try:
+            if readonly:
+                if not self.path.exists():
+                    raise LogError(f"{self.path.name}: no such commit log")
+                uri = f"file:{self.path.resolve()}?mode=ro"
+                self.conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+                self.conn.execute("SELECT 1 FROM commits LIMIT 1")
+                return
             self.conn = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
             self.conn.execute("PRAGMA journal_mode=WAL")
             self.conn.execute(f"PRAGMA synchronous={'FULL' if durable else 'OFF'}")

@@ -8,7 +8,6 @@ the ``listings`` table is the episode's overlay of price, stock, claims and stat
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 TABLES = (
@@ -57,6 +56,14 @@ def next_id(state: dict, table: str) -> str:
     return f"{ID_PREFIX.get(table, table[:3])}-{n:04d}"
 
 
+def _copy(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    return value
+
+
 def clone(state: dict) -> dict:
-    """Independent deep copy of a state."""
-    return copy.deepcopy(state)
+    """Independent deep copy of a state (JSON values only, so a plain recursive copy suffices)."""
+    return _copy(state)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import play, reference
+from envs_kit import play, reference
 
 import acworld_env
 from acworld_env.eval.rollout import run_episode

@@ -373,15 +373,17 @@ def test_a_request_claiming_someone_else_does_not_bind_the_key():
     assert not r.replayed and r.commit_seq == 1
 
 
-def test_a_keyed_rejection_is_replayed_too():
+def test_a_keyed_rejection_saves_nothing_so_a_corrected_retry_is_judged_afresh():
     m = make_market()
     raw = {"kind": "authorize_payment", "order_id": "ord-0001", "amount": 1_000, "idempotency_key": "p"}
-    first = rejected(m, "b1", raw, "unknown_id")
-    list_order(m, "b1", "m1", "L1")  # now the order exists, but the key already has its answer
-    again = m.submit("b1", raw)
-    assert again.replayed and not again.accepted and again.commit_seq is None
-    assert first.validation_id in again.message
-    assert len(m.world.commits) == 1
+    rejected(m, "b1", raw, "unknown_id")
+    order, total = list_order(m, "b1", "m1", "L1")  # now the order exists; the key was never bound
+    fixed = {**raw, "order_id": order, "amount": total}
+    again = m.submit("b1", fixed)
+    assert again.accepted and not again.replayed and again.commit_seq is not None
+    retry = m.submit("b1", fixed)
+    assert retry.replayed and retry.commit_seq is None
+    assert len(m.world.commits) == 2
 
 
 def test_read_only_queries_ignore_keys_and_never_commit():

@@ -308,14 +308,14 @@ class MarketMachine(RuleBasedStateMachine):
             assert r.accepted and r.commit_seq == commits + 1 == len(self.m.world.commits)
             assert rec["commit"] == r.commit_seq and rec["validation"]["accepted"] is True
         key = raw.get("idempotency_key") if isinstance(raw, dict) else None
-        if key and r.kind is not None and not TOOLS[r.kind].readonly and not r.replayed \
-                and r.code != "idempotency_conflict":
+        if key and r.kind is not None and not TOOLS[r.kind].readonly and not r.replayed and r.accepted:
             self.keyed.setdefault((actor, key), (raw, r))
 
     @precondition(lambda self: bool(self.keyed))
     @rule(data=st.data())
     def retry(self, data: Any) -> None:
-        """Resubmitting the first request made under a key commits nothing and answers the same."""
+        """Resubmitting an accepted keyed request commits nothing and answers the same
+        (a rejected keyed request saves nothing, as with Stripe)."""
         (actor, _key), (raw, first) = data.draw(st.sampled_from(sorted(self.keyed.items(), key=str)))
         commits = len(self.m.world.commits)
         again = self.m.submit(actor, raw)

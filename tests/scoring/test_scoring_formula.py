@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import make_task, pred, state
+from scoring_kit import make_task, pred, state
 
 from acworld_env.scoring import Score, invalid, score_json, score_trace
 

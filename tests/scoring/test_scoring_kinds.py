@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import BUYER, MERCHANT, make_task, pred, rec, state
+from scoring_kit import BUYER, MERCHANT, make_task, pred, rec, state
 
 from acworld_env.scoring import KINDS, ScoreInput
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 
 import pytest
-from conftest import RandomDemoPolicy
+from scoring_kit import RandomDemoPolicy
 
 from acworld_env.episode import Episode
 from acworld_env.eval.rollout import IDLE_ACTION, run_episode

@@ -7,7 +7,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from conftest import rechain
+from scoring_kit import rechain
 
 from acworld_env.scoring.rescore import rescore_run
 from acworld_env.scoring.validity import check_run
