@@ -1,4 +1,4 @@
-"""Command-line commands of the evaluation apps: ``eval`` and ``validate``."""
+"""Command-line commands of the evaluation apps: ``eval``, ``report`` and ``validate``."""
 
 from __future__ import annotations
 
@@ -9,75 +9,147 @@ from rich.console import Console
 
 console = Console(highlight=False, soft_wrap=True)
 
+INTERRUPTED_EXIT = 130
+"""Exit status after Ctrl-C (128 + SIGINT), as shells expect."""
+
+
+def _print_summary(summary: dict, env_id: str, policy: str, out: Path) -> None:
+    mean = summary["mean_score"]
+    console.print(f"{env_id} / {policy}: {summary['scored']}/{summary['planned']} scored, "
+                  f"mean score {mean if mean is None else f'{mean:.3f}'}, full {summary['full']}, "
+                  f"partial {summary['partial']}, zero {summary['zero']}, unscored {summary['unscored']}",
+                  markup=False)
+    for fam, val in summary["by_family"].items():
+        console.print(f"  {fam:<20} {val:.3f}", markup=False)
+    for run, reason in list(summary["unscored_reasons"].items())[:10]:
+        console.print(f"  unscored {run}: {reason}", markup=False)
+    if summary["unscored"] > 10:
+        console.print(f"  ... and {summary['unscored'] - 10} more unscored (see {out}/results.csv)", markup=False)
+
+
+def eval_command(
+    env_id: str = typer.Argument(..., help="Environment id, e.g. capability-v1."),
+    policy: str = typer.Option("reference", "--policy", help="reference, random, openai:MODEL, anthropic:MODEL, "
+                               "openai-compatible:MODEL, or a registered policy name."),
+    tasks: str = typer.Option(None, "--tasks", help="Glob over task ids, e.g. '*/T4/*'."),
+    split: str = typer.Option("frozen", "--split", help="frozen (published tasks) or generated (fresh from --seed)."),
+    seed: int = typer.Option(0, "--seed"),
+    concurrency: int = typer.Option(4, "--concurrency", min=1, help="Runs in flight at once (and model calls "
+                                    "in flight per endpoint for LLM policies)."),
+    repeats: int = typer.Option(1, "--repeats", min=1, help="Episodes per task (seeds SEED, SEED+1, ...)."),
+    out: Path = typer.Option(None, "--out", help="Output folder (default runs/ENV_ID/POLICY)."),
+    resume: bool = typer.Option(False, "--resume", help="Keep finished runs; rerun only missing or unscored ones."),
+    base_url: str = typer.Option(None, "--base-url", help="Endpoint for openai-compatible policies."),
+    backend: str = typer.Option("local", "--backend", help="local (threads) or ray (a Ray cluster)."),
+    address: str = typer.Option(None, "--address", help="Ray cluster address (default: start a local instance)."),
+    ray_cpus: float = typer.Option(1.0, "--ray-cpus", min=0.001, help="CPUs Ray reserves per run "
+                                   "(a fraction such as 0.1 suits model-bound policies)."),
+    quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
+) -> None:
+    """Evaluate a policy on an environment's tasks; write artifacts, summary.json and results.csv."""
+    from .ray_backend import BackendUnavailable
+    from .runner import EvalConfig, EvalInterrupted, run_eval
+
+    out = out or Path("runs") / env_id / policy.replace(":", "_").replace("/", "_")
+    config = EvalConfig(env_id=env_id, policy=policy, out=out, split=split, seed=seed, tasks=tasks,
+                        concurrency=concurrency, resume=resume, repeats=repeats, backend=backend,
+                        address=address, ray_cpus_per_run=ray_cpus,
+                        policy_options={"base_url": base_url} if base_url else {})
+    try:
+        summary = run_eval(config, progress=not quiet)
+    except EvalInterrupted as stop:
+        s = stop.summary
+        console.print(f"interrupted: {s['scored']} scored and {s['unscored']} unscored runs kept, "
+                      f"{s['missing']} not run; summary in {out}/. Continue with the same command and --resume.",
+                      markup=False)
+        raise typer.Exit(INTERRUPTED_EXIT) from None
+    except (BackendUnavailable, KeyError, ValueError) as exc:
+        console.print(f"error: {exc.args[0] if isinstance(exc, KeyError) and exc.args else exc}", markup=False)
+        raise typer.Exit(2) from None
+    _print_summary(summary, env_id, policy, out)
+    console.print(f"Results in {out}/ (summary.json, results.csv, runs/); check with: acworld verify {out}",
+                  markup=False)
+
+
+def report_command(
+    dirs: list[Path] = typer.Argument(..., help="Evaluation folders (written by acworld eval), shown side by side."),
+    html: Path = typer.Option(None, "--html", help="Also write one self-contained HTML page here."),
+    plots: Path = typer.Option(None, "--plots", help="Write PNG plots into this folder."),
+) -> None:
+    """Paper-style tables (overall, Buyer/Merchant, loss attribution, families, stages) and plots."""
+    from .plots import PlotsUnavailable, render_plots
+    from .report import NotAnEvaluation, load_evaluations, report_tables
+    from .report_html import write_report_page
+    from .report_tables import rich_table
+
+    try:
+        evals = load_evaluations(list(dirs))
+    except NotAnEvaluation as exc:
+        console.print(f"error: {exc}", markup=False)
+        raise typer.Exit(2) from None
+    tables = report_tables(evals)
+    for t in tables:
+        console.print(rich_table(t))
+    for e in evals:
+        for w in e.warnings:
+            console.print(f"warning: {w}", markup=False)
+    pngs: dict[str, bytes] | None = None
+    note = ""
+    if plots or html:
+        try:
+            pngs = render_plots(evals)
+        except PlotsUnavailable as exc:
+            if plots:
+                console.print(f"error: {exc}", markup=False)
+                raise typer.Exit(2) from None
+            note = f"No plots: {exc}"
+            console.print(f"warning: {note}", markup=False)
+    if plots and pngs:
+        plots.mkdir(parents=True, exist_ok=True)
+        for name, data in pngs.items():
+            (plots / name).write_bytes(data)
+        console.print(f"Plots in {plots}/: {', '.join(pngs)}", markup=False)
+    if html:
+        write_report_page(html, evals, tables, pngs, note=note)
+        console.print(f"Report page: {html}", markup=False)
+
+
+def validate_command(
+    env_id: str = typer.Argument("capability-v1", help="Environment id whose frozen tasks to validate."),
+    split: str = typer.Option("frozen", "--split"),
+    seed: int = typer.Option(0, "--seed"),
+    tasks: str = typer.Option(None, "--tasks", help="Glob over task ids."),
+) -> None:
+    """The validity gate: references get full credit, mutations lower exactly their declared predicates,
+    every trace reconstructs and rescores identically."""
+    from .plan import select_tasks
+    from .validate import predicate_stats, validate_tasks
+
+    try:
+        selected = select_tasks(env_id, split, seed, tasks)
+    except (KeyError, ValueError) as exc:
+        console.print(f"error: {exc}", markup=False)
+        raise typer.Exit(2) from None
+    reports = validate_tasks(selected)
+    failures = 0
+    console.print(f"{'family':<18} {'tasks':>5} {'ref full':>8} {'mutations ok':>12} {'verified':>8} {'rescored':>8}")
+    for fam, r in sorted(reports.items()):
+        console.print(f"{fam:<18} {r.tasks:>5} {r.references_full:>8} {f'{r.mutations_ok}/{r.mutations}':>12} "
+                      f"{r.traces_verified:>8} {r.rescored_identical:>8}")
+        for f in r.failures:
+            console.print(f"  FAIL {f}", markup=False)
+        failures += len(r.failures)
+    st = predicate_stats(selected)
+    console.print(f"{st['tasks']} tasks, {st['predicates']} predicates, weights {st['min_weight']:g} to "
+                  f"{st['max_weight']:g}, {st['mutations']} mutations")
+    if failures:
+        console.print(f"{failures} failure(s)")
+        raise typer.Exit(1)
+    console.print("all checks passed")
+
 
 def register(app: typer.Typer) -> None:
-    """Add the evaluation commands to the ``acworld`` app."""
-
-    @app.command("eval")
-    def eval_(
-        env_id: str = typer.Argument(..., help="Environment id, e.g. capability-v1."),
-        policy: str = typer.Option("reference", "--policy", help="reference, random, openai:MODEL, anthropic:MODEL, "
-                                   "openai-compatible:MODEL, or a registered policy name."),
-        tasks: str = typer.Option(None, "--tasks", help="Glob over task ids, e.g. '*/T4/*'."),
-        split: str = typer.Option("frozen", "--split", help="frozen (published tasks) or generated (fresh from --seed)."),
-        seed: int = typer.Option(0, "--seed"),
-        concurrency: int = typer.Option(4, "--concurrency", min=1, help="Episodes run at once."),
-        out: Path = typer.Option(None, "--out", help="Output folder (default runs/ENV_ID/POLICY)."),
-        resume: bool = typer.Option(False, "--resume", help="Rerun only missing or unscored runs."),
-        base_url: str = typer.Option(None, "--base-url", help="Endpoint for openai-compatible policies."),
-        quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
-    ) -> None:
-        """Evaluate a policy on an environment's tasks; write artifacts, summary.json and results.csv."""
-        from ..policies.specs import PolicySpecError
-        from .runner import EvalConfig, run_eval
-
-        out = out or Path("runs") / env_id / policy.replace(":", "_").replace("/", "_")
-        config = EvalConfig(env_id=env_id, policy=policy, out=out, split=split, seed=seed, tasks=tasks,
-                            concurrency=concurrency, resume=resume, policy_options={"base_url": base_url})
-        try:
-            summary = run_eval(config, progress=not quiet)
-        except (PolicySpecError, KeyError, ValueError) as exc:
-            console.print(f"error: {exc}")
-            raise typer.Exit(2) from None
-        mean = summary["mean_score"]
-        console.print(f"{env_id} / {policy}: {summary['scored']}/{summary['planned']} scored, "
-                      f"mean score {mean if mean is None else f'{mean:.3f}'}, full {summary['full']}, "
-                      f"partial {summary['partial']}, zero {summary['zero']}, unscored {summary['unscored']}")
-        for fam, val in summary["by_family"].items():
-            console.print(f"  {fam:<20} {val:.3f}")
-        console.print(f"Results in {out}/ (summary.json, results.csv, runs/); check with: acworld verify {out}")
-
-
-    @app.command()
-    def validate(
-        env_id: str = typer.Argument("capability-v1", help="Environment id whose frozen tasks to validate."),
-        split: str = typer.Option("frozen", "--split"),
-        seed: int = typer.Option(0, "--seed"),
-        tasks: str = typer.Option(None, "--tasks", help="Glob over task ids."),
-    ) -> None:
-        """The validity gate: references get full credit, mutations lower exactly their declared predicates,
-        every trace reconstructs and rescores identically."""
-        from .runner import select_tasks
-        from .validate import predicate_stats, validate_tasks
-
-        try:
-            selected = select_tasks(env_id, split, seed, tasks)
-        except (KeyError, ValueError) as exc:
-            console.print(f"error: {exc}")
-            raise typer.Exit(2) from None
-        reports = validate_tasks(selected)
-        failures = 0
-        console.print(f"{'family':<18} {'tasks':>5} {'ref full':>8} {'mutations ok':>12} {'verified':>8} {'rescored':>8}")
-        for fam, r in sorted(reports.items()):
-            console.print(f"{fam:<18} {r.tasks:>5} {r.references_full:>8} {f'{r.mutations_ok}/{r.mutations}':>12} "
-                          f"{r.traces_verified:>8} {r.rescored_identical:>8}")
-            for f in r.failures:
-                console.print(f"  FAIL {f}", markup=False)
-            failures += len(r.failures)
-        st = predicate_stats(selected)
-        console.print(f"{st['tasks']} tasks, {st['predicates']} predicates, weights {st['min_weight']:g} to "
-                      f"{st['max_weight']:g}, {st['mutations']} mutations")
-        if failures:
-            console.print(f"{failures} failure(s)")
-            raise typer.Exit(1)
-        console.print("all checks passed")
+    """Add ``eval``, ``report`` and ``validate`` to the ``acworld`` app."""
+    app.command("eval")(eval_command)
+    app.command("report")(report_command)
+    app.command("validate")(validate_command)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,10 @@ IDLE_ACTION = {"kind": "get_inbox", "unread_only": True}
 """What an agent whose policy returns None does: look at its inbox."""
 
 
+class Interrupted(Exception):
+    """The episode was stopped between two decisions (the evaluation is shutting down)."""
+
+
 @dataclass
 class Rollout:
     """A finished episode and where its artifacts went."""
@@ -24,18 +29,29 @@ class Rollout:
 
 
 def run_episode(task: TaskSpec, policy: Any, *, seed: int = 0, out_dir: str | Path | None = None,
-                extra: dict | None = None) -> Rollout:
-    """Drive ``policy`` as the evaluated actor until it finishes or runs out of steps."""
+                extra: dict | None = None, should_stop: Callable[[], bool] | None = None) -> Rollout:
+    """Drive ``policy`` as the evaluated actor until it finishes or runs out of steps.
+
+    ``should_stop`` is asked before every decision; when it answers True the episode is
+    abandoned with :class:`Interrupted` and nothing is saved. An exception leaving the loop
+    carries the trace so far as ``partial_records`` (so a failed run's model usage is counted).
+    """
     from ..scoring import score_episode, score_json
 
     ep = Episode(task, seed=seed)
     if hasattr(policy, "reset"):
         policy.reset(seed)
     actor = task.actor
-    while not ep.finished(actor) and not ep.truncated(actor):
-        action = policy.act(ep.observe(actor))
-        meta = getattr(policy, "last_meta", None)
-        ep.act(actor, IDLE_ACTION if action is None else action, meta)
+    try:
+        while not ep.finished(actor) and not ep.truncated(actor):
+            if should_stop is not None and should_stop():
+                raise Interrupted(task.task_id)
+            action = policy.act(ep.observe(actor))
+            meta = getattr(policy, "last_meta", None)
+            ep.act(actor, IDLE_ACTION if action is None else action, meta)
+    except Exception as exc:
+        exc.partial_records = ep.market.trace.records  # type: ignore[attr-defined]  (usage of a failed run)
+        raise
     score = score_episode(task, ep.market)
     path = None
     if out_dir is not None:

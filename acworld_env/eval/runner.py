@@ -1,32 +1,44 @@
 """The evaluation runner: many episodes, concurrently, with artifacts, resume and a live progress bar.
 
-Model I/O happens in worker threads (one episode per thread, up to ``concurrency``), so a slow
-model call never serialises the others. A run that fails for an infrastructure reason (a
-provider outage after retries, a crash) is recorded as unscored with its reason, never dropped.
+Each run is one episode in a worker thread (up to ``concurrency`` at once; ``backend="ray"``
+sends them to a Ray cluster instead). Nothing is serialised behind a lock: a policy's model
+calls happen in its own thread, and LLM policies get ``concurrency`` slots per endpoint.
+
+* A run that fails for an infrastructure reason (a provider outage after retries, a crash) is
+  recorded as *unscored* with its reason, never dropped.
+* ``resume`` keeps finished, scored runs and reruns only missing or unscored ones.
+* Ctrl-C (``KeyboardInterrupt``) stops the evaluation: runs not started are cancelled, runs in
+  flight stop at their next decision (unscored, reason ``interrupted``), finished runs are kept,
+  and ``summary.json`` / ``results.csv`` are written before :class:`EvalInterrupted` is raised.
 """
 
 from __future__ import annotations
 
-import fnmatch
-import json
+import copy
 import threading
-from concurrent.futures import ThreadPoolExecutor, as_completed
+import time
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..policies.specs import resolve_policy
+from ..policies.specs import LLM_PROVIDERS, resolve_policy
 from ..tasks.spec import TaskSpec
-from ..tasks.suites import load_suite
-from .rollout import run_episode
-from .summary import summarise, usage_from_trace, write_summary
+from .execute import PolicyFactory, RunOutcome, execute_run, write_files
+from .plan import RunSpec, plan_runs, read_kept, run_dir_name, select_tasks, suite_name
+from .progress import ProgressBar
+from .summary import result_row, summarise, write_summary
 
-UNSCORED_FILE = "unscored.json"
+__all__ = ["EvalConfig", "EvalInterrupted", "make_factory", "run_dir_name", "run_eval", "select_tasks",
+           "suite_name"]
+
+BACKENDS = ("local", "ray")
 
 
 @dataclass
 class EvalConfig:
-    """What to evaluate and where to write it."""
+    """What to evaluate, how, and where to write it."""
 
     env_id: str
     policy: str
@@ -37,156 +49,207 @@ class EvalConfig:
     concurrency: int = 4
     resume: bool = False
     policy_options: dict[str, Any] = field(default_factory=dict)
+    repeats: int = 1
+    backend: str = "local"
+    address: str | None = None
+    """Ray cluster address (``ray://host:10001``, ``auto``); None starts or joins a local instance."""
+    ray_cpus_per_run: float = 1.0
+    """CPUs Ray reserves per run; a fraction lets model-bound runs outnumber the cluster's CPUs."""
 
 
-def suite_name(env_id: str) -> str:
-    """The task suite behind an environment id (an unversioned id means its latest version)."""
-    from ..tasks import families  # noqa: F401  (registers the suites)
-    from ..tasks.suites import SUITES
+class EvalInterrupted(KeyboardInterrupt):
+    """The evaluation was stopped; ``summary`` describes the runs kept (also written to disk)."""
 
-    if env_id in SUITES:
-        return env_id
-    versions = sorted((k for k in SUITES if k.rsplit("-v", 1)[0] == env_id), key=lambda k: int(k.rsplit("-v", 1)[1]))
-    return versions[-1] if versions else env_id
+    def __init__(self, summary: dict[str, Any]) -> None:
+        super().__init__("evaluation interrupted")
+        self.summary = summary
 
 
-def run_dir_name(task_id: str) -> str:
-    """A task id as a folder name."""
-    return task_id.replace("/", "__")
+def is_llm_spec(spec: str) -> bool:
+    """True for ``openai:...``, ``anthropic:...`` and ``openai-compatible:...`` specs."""
+    head, sep, _ = spec.partition(":")
+    return bool(sep) and head.strip().lower() in LLM_PROVIDERS
 
 
-def select_tasks(env_id: str, split: str, seed: int, pattern: str | None) -> list[TaskSpec]:
-    """The tasks of an environment id, optionally filtered by a glob over task ids."""
-    tasks = load_suite(suite_name(env_id), split, seed)
-    if pattern:
-        tasks = [t for t in tasks if fnmatch.fnmatch(t.task_id, pattern)]
-    return tasks
+class EpisodeCopies:
+    """Per-run copies of one policy built once (for task-independent specs such as LLM policies).
+
+    Building an LLM policy (SDK client, skill files) costs far more than a model call; a shallow
+    copy shares the client, skills and endpoint slots, and ``reset`` gives it a fresh episode.
+    """
+
+    def __init__(self, prototype: Any) -> None:
+        self.prototype = prototype
+
+    def __call__(self, task: TaskSpec, seed: int) -> Any:
+        policy = copy.copy(self.prototype)
+        policy.reset(seed)
+        return policy
 
 
-def _row(task: TaskSpec, status: str, run_dir: Path, *, score: dict | None = None, reason: str = "",
-         usage: dict | None = None) -> dict[str, Any]:
-    return {
-        "task_id": task.task_id, "family": task.family, "capability": task.capability, "role": task.role,
-        "status": status, "score": score["score"] if score else "", "full_credit": bool(score and score["full_credit"]),
-        "loss_group": (score or {}).get("loss_group") or "", "reason": reason, "run_dir": str(run_dir),
-        **(usage or {}),
-    }
+def make_factory(config: EvalConfig, probe: TaskSpec | None = None) -> PolicyFactory:
+    """The policy factory of ``config``; LLM specs are built once (errors surface here) and copied per run."""
+    options = dict(config.policy_options)
+    llm = is_llm_spec(config.policy)
+    if llm:
+        options.setdefault("concurrency", config.concurrency)
+    factory = resolve_policy(config.policy, **options)
+    if llm and probe is not None:
+        prototype = factory(probe, config.seed)
+        if hasattr(prototype, "reset"):
+            return EpisodeCopies(prototype)
+    return factory
 
 
-def _existing(task: TaskSpec, run_dir: Path) -> dict[str, Any] | None:
-    """The row of a finished, scored run (for --resume), or None."""
-    score_file = run_dir / "score.json"
-    if not score_file.exists():
-        return None
-    try:
-        score = json.loads(score_file.read_text())
-        from ..trace import read_trace
+def run_eval(config: EvalConfig, *, progress: bool = True, factory: PolicyFactory | None = None) -> dict[str, Any]:
+    """Evaluate a policy on an environment's tasks; write artifacts, ``summary.json`` and ``results.csv``.
 
-        usage = usage_from_trace(read_trace(run_dir / "trace.jsonl"), task.actor)
-    except (ValueError, OSError):
-        return None
-    if not score.get("valid", False):
-        return None
-    return _row(task, "scored", run_dir, score=score, usage=usage)
-
-
-def run_one(task: TaskSpec, config: EvalConfig, factory: Any) -> tuple[dict[str, Any], dict[str, float]]:
-    """Run and save one episode; infrastructure failures become an unscored row."""
-    run_dir = config.out / "runs" / run_dir_name(task.task_id)
-    (run_dir / UNSCORED_FILE).unlink(missing_ok=True)
-    try:
-        policy = factory(task, config.seed)
-        rollout = run_episode(task, policy, seed=config.seed, out_dir=run_dir,
-                              extra={"policy": config.policy, "env_id": config.env_id})
-    except Exception as exc:  # noqa: BLE001  (any failure of the run is recorded, never dropped)
-        reason = f"{type(exc).__name__}: {exc}"
-        run_dir.mkdir(parents=True, exist_ok=True)
-        (run_dir / "score.json").unlink(missing_ok=True)
-        (run_dir / UNSCORED_FILE).write_text(json.dumps({"task_id": task.task_id, "reason": reason}) + "\n")
-        return _row(task, "unscored", run_dir, reason=reason), {}
-    score = rollout.score.to_dict()
-    usage = usage_from_trace(rollout.episode.market.trace.records, task.actor)
-    return _row(task, "scored", run_dir, score=score, usage=usage), rollout.score.stages
-
-
-def run_eval(config: EvalConfig, *, progress: bool = True) -> dict[str, Any]:
-    """Evaluate a policy on an environment's tasks; write artifacts, summary.json and results.csv."""
+    ``factory`` overrides the policy spec's factory (local backend only); it is how tests and
+    scripts evaluate a policy object that has no registered name.
+    """
+    if config.backend not in BACKENDS:
+        raise ValueError(f"unknown backend {config.backend!r}; use one of {', '.join(BACKENDS)}")
+    if config.concurrency < 1:
+        raise ValueError(f"concurrency must be at least 1, got {config.concurrency}")
     tasks = select_tasks(config.env_id, config.split, config.seed, config.tasks)
     if not tasks:
         raise ValueError(f"no task of {config.env_id} matches {config.tasks!r}")
-    factory = resolve_policy(config.policy, **config.policy_options)
-    rows: dict[str, dict[str, Any]] = {}
-    stages: list[dict[str, float]] = []
-    todo = []
-    for t in tasks:
-        row = _existing(t, config.out / "runs" / run_dir_name(t.task_id)) if config.resume else None
-        if row is not None:
-            rows[t.task_id] = row
-            stages.append(json.loads((Path(row["run_dir"]) / "score.json").read_text())["stages"])
-        else:
-            todo.append(t)
-    lock = threading.Lock()
-    bar = _Bar(len(tasks), len(rows), enabled=progress)
-    pool = ThreadPoolExecutor(max_workers=max(1, config.concurrency))
+    runs = plan_runs(tasks, seed=config.seed, repeats=config.repeats)
+    if config.backend == "ray" and factory is not None:
+        raise ValueError("a custom policy factory cannot be shipped to Ray; name the policy by its spec")
+    if config.backend == "ray":
+        from .ray_backend import require_ray
+
+        require_ray()  # fail before anything runs when Ray is missing
+    state = _State(config, runs)
+    todo = [r for r in runs if not state.keep(r)]
+    if todo and factory is None:
+        factory = make_factory(config, todo[0].task)  # a policy that cannot be built fails here, before any run
+    state.bar = ProgressBar(len(runs), len(runs) - len(todo), enabled=progress)
+    state.bar.seed(list(state.rows.values()))
+    start = time.perf_counter()
+    state.started_at = time.time()
     try:
-        futures = {pool.submit(run_one, t, config, factory): t for t in todo}
-        for fut in as_completed(futures):
-            row, st = fut.result()
-            with lock:
-                rows[row["task_id"]] = row
-                if st:
-                    stages.append(st)
-                bar.update(row)
+        if config.backend == "ray" and todo:
+            from .ray_backend import run_on_ray
+
+            run_on_ray(todo, config, state.collect)
+        elif todo:
+            assert factory is not None
+            _run_local(todo, config, factory, state.collect)
     except KeyboardInterrupt:
-        pool.shutdown(wait=False, cancel_futures=True)
-        bar.close()
-        _finish(config, tasks, rows, stages)
+        state.bar.close()
+        raise EvalInterrupted(state.finish(time.perf_counter() - start, interrupted=True)) from None
+    except BaseException:
+        state.bar.close()
         raise
-    pool.shutdown(wait=True)
-    bar.close()
-    return _finish(config, tasks, rows, stages)
+    state.bar.close()
+    return state.finish(time.perf_counter() - start)
 
 
-def _finish(config: EvalConfig, tasks: list[TaskSpec], rows: dict[str, dict], stages: list) -> dict[str, Any]:
-    ordered = [rows[t.task_id] for t in tasks if t.task_id in rows]
-    summary = summarise(ordered, env_id=config.env_id, policy=config.policy, split=config.split,
-                        seed=config.seed, stages={"all": stages})
-    summary["planned"] = len(tasks)
-    write_summary(config.out, ordered, summary)
-    return summary
+def _run_local(runs: list[RunSpec], config: EvalConfig, factory: PolicyFactory,
+               collect: Callable[[RunSpec, RunOutcome], None]) -> None:
+    """Run in a thread pool; on ``KeyboardInterrupt`` cancel what has not started and drain the rest."""
+    stop = threading.Event()
+    pool = ThreadPoolExecutor(max_workers=config.concurrency, thread_name_prefix="acworld-run")
+    futures: dict[Future[RunOutcome], RunSpec] = {
+        pool.submit(execute_run, run, run_dir=config.out / "runs" / run.name, factory=factory,
+                    policy_name=config.policy, env_id=config.env_id, stop=stop): run
+        for run in runs}
+    seen: set[Future[RunOutcome]] = set()
+    try:
+        for fut in as_completed(futures):
+            seen.add(fut)
+            collect(futures[fut], fut.result())
+    except KeyboardInterrupt:
+        stop.set()
+        pool.shutdown(wait=False, cancel_futures=True)
+        _drain([f for f in futures if f not in seen and not f.cancelled()], futures, collect)
+        raise
+    finally:
+        pool.shutdown(wait=False)
 
 
-class _Bar:
-    """A rich progress bar: done/total, ETA, running mean score and unscored count."""
+def _drain(pending: list[Future[RunOutcome]], futures: dict[Future[RunOutcome], RunSpec],
+           collect: Callable[[RunSpec, RunOutcome], None]) -> None:
+    """Record runs still in flight as they stop (a second Ctrl-C stops waiting)."""
+    try:
+        for fut in as_completed(pending):
+            if not fut.cancelled() and fut.exception() is None:
+                collect(futures[fut], fut.result())
+    except KeyboardInterrupt:
+        pass
 
-    def __init__(self, total: int, done: int, *, enabled: bool) -> None:
-        self.enabled = enabled
-        self.scores: list[float] = []
-        self.unscored = 0
-        if not enabled:
-            return
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TextColumn,
-            TimeRemainingColumn,
-        )
 
-        self.progress = Progress(TextColumn("[bold]eval"), BarColumn(), MofNCompleteColumn(),
-                                 TimeRemainingColumn(), TextColumn("{task.fields[stats]}"), transient=False)
-        self.progress.start()
-        self.task = self.progress.add_task("eval", total=total, completed=done, stats="")
+class _State:
+    """Rows and stage scores collected in the driver thread, in completion order."""
 
-    def update(self, row: dict[str, Any]) -> None:
-        if row["status"] == "scored":
-            self.scores.append(float(row["score"]))
-        else:
-            self.unscored += 1
-        if self.enabled:
-            mean = sum(self.scores) / len(self.scores) if self.scores else 0.0
-            self.progress.update(self.task, advance=1, stats=f"mean {mean:.3f}  unscored {self.unscored}")
+    def __init__(self, config: EvalConfig, runs: list[RunSpec]) -> None:
+        self.config = config
+        self.runs = runs
+        self.rows: dict[str, dict[str, Any]] = {}
+        self.stages: dict[str, dict[str, float]] = {}
+        self.executed: list[RunOutcome] = []
+        self.started_at = time.time()
+        self.bar = ProgressBar(0, 0, enabled=False)
 
-    def close(self) -> None:
-        if self.enabled:
-            self.progress.stop()
+    def run_dir(self, run: RunSpec) -> Path:
+        return self.config.out / "runs" / run.name
+
+    def keep(self, run: RunSpec) -> bool:
+        """With ``resume``: keep a finished, scored run (its row rebuilt from its artifacts)."""
+        if not self.config.resume:
+            return False
+        score = read_kept(run, self.run_dir(run), self.config.policy)
+        if score is None:
+            return False
+        from ..trace import read_trace
+        from .summary import usage_from_trace
+
+        try:
+            usage = usage_from_trace(read_trace(self.run_dir(run) / "trace.jsonl"), run.task.actor)
+        except (ValueError, OSError):  # an unreadable trace: run it again
+            return False
+        self.rows[run.key] = result_row(run.task, repeat=run.repeat, seed=run.seed, status="scored",
+                                        run_dir=self.run_dir(run), score=score, usage=usage)
+        self.stages[run.key] = dict(score.get("stages") or {})
+        return True
+
+    def collect(self, run: RunSpec, outcome: RunOutcome) -> None:
+        """Take one finished run (writing its artifacts if they came back as bytes)."""
+        if outcome.files is not None:
+            write_files(self.run_dir(run), outcome.files)
+        self.executed.append(outcome)
+        row = result_row(run.task, repeat=run.repeat, seed=run.seed, status=outcome.status,
+                         run_dir=self.run_dir(run), score=outcome.score, reason=outcome.reason,
+                         usage=outcome.usage, wall_s=outcome.wall_s)
+        self.rows[run.key] = row
+        if outcome.status == "scored":
+            self.stages[run.key] = outcome.stages
+        self.bar.update(row)
+
+    def finish(self, wall_s: float, *, interrupted: bool = False) -> dict[str, Any]:
+        """Write and return the summary of every run collected so far."""
+        cfg = self.config
+        ordered = [self.rows[r.key] for r in self.runs if r.key in self.rows]
+        stages = [self.stages[r.key] for r in self.runs if r.key in self.stages]
+        extra = {"repeats": cfg.repeats, "backend": cfg.backend, "concurrency": cfg.concurrency,
+                 "interrupted": interrupted, "timing": self.timing(wall_s)}
+        summary = summarise(ordered, env_id=cfg.env_id, policy=cfg.policy, split=cfg.split, seed=cfg.seed,
+                            stages={"all": stages}, planned=len(self.runs), extra=extra)
+        write_summary(cfg.out, ordered, summary)
+        return summary
+
+    def timing(self, wall_s: float) -> dict[str, Any]:
+        """Slot utilisation of this invocation: busy time of slots / (slots x wall time)."""
+        done = self.executed
+        busy = sum(o.wall_s for o in done)
+        model = sum(float(o.usage.get("latency_s") or 0.0) for o in done)
+        slots = self.config.concurrency
+        return {
+            "runs_executed": len(done), "wall_s": round(wall_s, 3), "busy_s": round(busy, 3),
+            "model_s": round(model, 3), "slots": slots,
+            "slot_utilisation": round(busy / (slots * wall_s), 4) if done and wall_s > 0 else None,
+            "overhead_s_per_run": round((busy - model) / len(done), 4) if done else None,
+            "tail_s": round(wall_s - (max(o.started_at for o in done) - self.started_at), 3) if done else None,
+        }

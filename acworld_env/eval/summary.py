@@ -1,4 +1,4 @@
-"""Evaluation summaries: ``summary.json`` and ``results.csv`` from per-run results."""
+"""Evaluation summaries: result rows, ``summary.json`` and ``results.csv``."""
 
 from __future__ import annotations
 
@@ -10,13 +10,20 @@ from typing import Any
 
 from ..scoring import LOSS_GROUPS, STAGES
 
-RESULT_FIELDS = ["task_id", "family", "capability", "role", "status", "score", "full_credit", "loss_group",
-                 "reason", "calls", "input_tokens", "output_tokens", "latency_s", "cost_usd", "run_dir"]
+RESULT_FIELDS = ["task_id", "repeat", "seed", "family", "capability", "role", "status", "score", "full_credit",
+                 "loss_group", "reason", "calls", "input_tokens", "output_tokens", "latency_s", "cost_usd",
+                 "wall_s", "run_dir"]
+"""Columns of ``results.csv``: one row per run (``latency_s`` is model time, ``wall_s`` the whole run)."""
+
+LOSS_COLUMNS = (*LOSS_GROUPS, "Mixed")
+"""The five loss-attribution columns of the paper's tables."""
+
+USAGE_KEYS = ("calls", "input_tokens", "output_tokens", "latency_s", "cost_usd")
 
 
 def usage_from_trace(records: list[dict[str, Any]], actor: str) -> dict[str, float]:
     """Model usage of one run: calls, tokens, latency and cost summed over the actor's decisions."""
-    out = {"calls": 0, "input_tokens": 0, "output_tokens": 0, "latency_s": 0.0, "cost_usd": 0.0}
+    out: dict[str, float] = {"calls": 0, "input_tokens": 0, "output_tokens": 0, "latency_s": 0.0, "cost_usd": 0.0}
     for r in records:
         meta = r.get("meta") if r.get("actor") == actor else None
         if not meta:
@@ -26,7 +33,21 @@ def usage_from_trace(records: list[dict[str, Any]], actor: str) -> dict[str, flo
         out["output_tokens"] += int(meta.get("output_tokens") or 0)
         out["latency_s"] += float(meta.get("latency_s") or 0.0)
         out["cost_usd"] += float(meta.get("cost_usd") or 0.0)
+    out["latency_s"] = round(out["latency_s"], 6)
+    out["cost_usd"] = round(out["cost_usd"], 8)
     return out
+
+
+def result_row(task: Any, *, repeat: int, seed: int, status: str, run_dir: Path, score: dict | None = None,
+               reason: str = "", usage: dict | None = None, wall_s: float = 0.0) -> dict[str, Any]:
+    """One ``results.csv`` row."""
+    return {
+        "task_id": task.task_id, "repeat": repeat, "seed": seed, "family": task.family,
+        "capability": task.capability, "role": task.role, "status": status,
+        "score": score["score"] if score else "", "full_credit": bool(score and score["full_credit"]),
+        "loss_group": (score or {}).get("loss_group") or "", "reason": reason, "wall_s": wall_s,
+        "run_dir": str(run_dir), **{k: (usage or {}).get(k, 0) for k in USAGE_KEYS},
+    }
 
 
 def _mean(xs: list[float]) -> float | None:
@@ -34,8 +55,13 @@ def _mean(xs: list[float]) -> float | None:
 
 
 def summarise(rows: list[dict[str, Any]], *, env_id: str, policy: str, split: str, seed: int,
-              stages: dict[str, list[dict[str, float]]] | None = None) -> dict[str, Any]:
-    """The evaluation summary of result rows (scored and unscored)."""
+              stages: dict[str, list[dict[str, float]]] | None = None, planned: int | None = None,
+              extra: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The evaluation summary of result rows (scored and unscored).
+
+    ``planned`` counts every run of the evaluation; runs neither scored nor unscored (an
+    interrupted evaluation never started them) are ``missing``.
+    """
     scored = [r for r in rows if r["status"] == "scored"]
     unscored = [r for r in rows if r["status"] != "scored"]
     scores = [float(r["score"]) for r in scored]
@@ -52,20 +78,26 @@ def summarise(rows: list[dict[str, Any]], *, env_id: str, policy: str, split: st
         if vals:
             stage_means[stage] = _mean(vals)
     loss = Counter(r["loss_group"] for r in scored if r["loss_group"])
-    usage = {k: round(sum(float(r.get(k) or 0) for r in rows), 6)
-             for k in ("calls", "input_tokens", "output_tokens", "latency_s", "cost_usd")}
+    usage = {k: round(sum(float(r.get(k) or 0) for r in rows), 6) for k in USAGE_KEYS}
+    planned = len(rows) if planned is None else planned
+
+    def run_id(r: dict[str, Any]) -> str:
+        return r["task_id"] if not r.get("repeat") else f"{r['task_id']}#r{r['repeat']}"
+
     return {
         "env_id": env_id, "policy": policy, "split": split, "seed": seed,
-        "planned": len(rows), "scored": len(scored), "unscored": len(unscored),
-        "unscored_reasons": {r["task_id"]: r["reason"] for r in unscored},
+        "planned": planned, "scored": len(scored), "unscored": len(unscored),
+        "missing": planned - len(rows),
+        "unscored_reasons": {run_id(r): r["reason"] for r in unscored},
         "mean_score": _mean(scores),
         "full": sum(1 for r in scored if r["full_credit"]),
         "partial": sum(1 for r in scored if not r["full_credit"] and float(r["score"]) > 0),
         "zero": sum(1 for r in scored if float(r["score"]) == 0),
         "by_role": by("role"), "by_family": by("family"), "by_capability": by("capability"),
         "by_stage": stage_means,
-        "loss_attribution": {g: loss.get(g, 0) for g in (*LOSS_GROUPS, "Mixed")},
+        "loss_attribution": {g: loss.get(g, 0) for g in LOSS_COLUMNS},
         "usage": usage,
+        **(extra or {}),
     }
 
 
@@ -76,5 +108,5 @@ def write_summary(out: Path, rows: list[dict[str, Any]], summary: dict[str, Any]
     with open(out / "results.csv", "w", newline="", encoding="utf-8") as fh:
         writer = csv.DictWriter(fh, fieldnames=RESULT_FIELDS, extrasaction="ignore")
         writer.writeheader()
-        for row in sorted(rows, key=lambda r: r["task_id"]):
+        for row in sorted(rows, key=lambda r: (r["task_id"], int(r.get("repeat") or 0))):
             writer.writerow(row)
