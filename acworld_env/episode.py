@@ -6,6 +6,7 @@ The environment and the command line both drive episodes through this class; it 
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from .market import Market, StepResult
@@ -25,9 +26,7 @@ class Episode:
 
         self.task = task
         if catalog is None and task.catalog:
-            from .catalog import Catalog, default_catalog_path
-
-            catalog = Catalog.open(default_catalog_path())
+            catalog = shared_catalog(task.catalog)
         mandates = {task.actor: dict(task.mandate), **{a: dict(m) for a, m in task.counterparty_mandates.items()}}
         sealed = {task.actor: list(task.sealed), **{a: list(v) for a, v in task.counterparty_sealed.items()}}
         settings = {**task.settings, "merchant_actors": dict(task.merchant_actors)}
@@ -80,6 +79,16 @@ class Episode:
     def truncated(self, actor: str) -> bool:
         """The actor used up its step budget."""
         return self.steps.get(actor, 0) >= self.task.max_steps
+
+
+@cache
+def shared_catalog(name: str) -> Any:
+    """The named shipped catalog, opened read-only once per process and shared by every episode."""
+    from .catalog import Catalog, default_catalog_path
+
+    if name != "capability-v1":
+        raise KeyError(f"no shipped catalog named {name!r}")
+    return Catalog.open(default_catalog_path())
 
 
 def _counterparty_request(ep: Episode, actor: str) -> str:

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-_ID = re.compile(r"\b((?:L|thr|ord|pay|shp|ret|quo|qrq|evt|rev|dsp)-[A-Za-z0-9]+)\b")
+_ID = re.compile(r"\b((?:L|thr|ord|pay|shp|ret|quo|qrq|evt|rev|dsp)-[A-Za-z0-9]+|m\d+-p\d+-v\d+)\b")
 _VERDICTS = ("apply", "duplicate", "stale", "out_of_order", "foreign")
 
 
@@ -20,7 +20,7 @@ def visible_ids(obs: dict[str, Any]) -> dict[str, list[str]]:
     text = json.dumps({k: obs.get(k) for k in ("request", "mandate", "inbox", "last_result")}, sort_keys=True)
     found: dict[str, list[str]] = {}
     for m in _ID.finditer(text):
-        prefix = m.group(1).split("-", 1)[0]
+        prefix = "L" if m.group(1).startswith("m") else m.group(1).split("-", 1)[0]
         bucket = found.setdefault(prefix, [])
         if m.group(1) not in bucket:
             bucket.append(m.group(1))

@@ -9,6 +9,11 @@ import re
 import pytest
 from eval_kit import RUN_FILES, cli, summary_of
 
+from acworld_env.tasks.frozen import load_frozen
+
+N = len(load_frozen("capability-v1"))
+"""Tasks in the frozen capability-v1 suite."""
+
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
@@ -26,31 +31,31 @@ def test_quick_start_command_writes_the_default_folder(tmp_path, monkeypatch):
 def test_reference_gets_full_credit_on_every_task(reference_eval):
     s = summary_of(reference_eval)
     assert s["env_id"] == "capability-v1" and s["policy"] == "reference"
-    assert s["planned"] == s["scored"] == s["full"] == 40 and s["unscored"] == s["missing"] == 0
+    assert s["planned"] == s["scored"] == s["full"] == N and s["unscored"] == s["missing"] == 0
     assert s["mean_score"] == 1.0
     assert s["by_role"] == {"buyer": 1.0, "merchant": 1.0}
-    assert set(s["by_family"]) == {"T4_negotiation", "T10_timing"}
+    assert set(s["by_family"]) == {"T1_discovery", "T4_negotiation", "T10_timing"}
     assert all(v == 1.0 for v in s["by_stage"].values())
     assert s["loss_attribution"] == {"Evidence": 0, "Choice": 0, "Execution": 0, "Authority": 0, "Mixed": 0}
     assert set(s["usage"]) == {"calls", "input_tokens", "output_tokens", "latency_s", "cost_usd"}
     runs = sorted((reference_eval / "runs").iterdir())
-    assert len(runs) == 40
+    assert len(runs) == N
     for run in runs:
         assert sorted(p.name for p in run.iterdir()) == sorted(RUN_FILES)
 
 
 def test_random_scores_low_but_above_zero(random_eval, reference_eval):
     s = summary_of(random_eval)
-    assert s["scored"] == 40 and s["unscored"] == 0
+    assert s["scored"] == N and s["unscored"] == 0
     assert 0.0 < s["mean_score"] < 0.7
-    assert s["full"] + s["partial"] + s["zero"] == 40 and s["partial"] > 0
+    assert s["full"] + s["partial"] + s["zero"] == N and s["partial"] > 0
     assert sum(s["loss_attribution"].values()) > 0
 
 
 def test_results_csv_has_a_row_per_run(random_eval):
     with open(random_eval / "results.csv", newline="") as fh:
         rows = list(csv.DictReader(fh))
-    assert len(rows) == 40
+    assert len(rows) == N
     assert {"task_id", "family", "role", "status", "score", "loss_group", "reason", "calls", "cost_usd",
             "wall_s", "run_dir"} <= set(rows[0])
     assert all(r["status"] == "scored" and 0.0 <= float(r["score"]) <= 1.0 for r in rows)
@@ -74,10 +79,10 @@ def test_eval_errors_are_clear(tmp_path, args, message):
 def test_verify_and_rescore_accept_eval_output(random_eval):
     verified = cli("verify", random_eval)
     assert verified.exit_code == 0, verified.output
-    assert "40/40 runs verified" in verified.output
+    assert f"{N}/{N} runs verified" in verified.output
     rescored = cli("rescore", random_eval)
     assert rescored.exit_code == 0, rescored.output
-    assert "40/40 runs rescored identically" in rescored.output
+    assert f"{N}/{N} runs rescored identically" in rescored.output
 
 
 def test_verify_and_rescore_name_a_tampered_run(random_eval, copy_of):
@@ -94,7 +99,7 @@ def test_verify_and_rescore_name_a_tampered_run(random_eval, copy_of):
     assert re.search(rf"FAIL .*{run.name}.*state digest", verified.output)
     rescored = cli("rescore", out)
     assert rescored.exit_code == 1
-    assert run.name in rescored.output and "39/40" in rescored.output
+    assert run.name in rescored.output and f"{N - 1}/{N}" in rescored.output
 
 
 # -- report -----------------------------------------------------------------------------------------
@@ -108,7 +113,7 @@ def test_report_prints_the_tables_side_by_side(reference_eval, random_eval):
     for word in ("reference", "random", "Buyer", "Merchant", "T4_negotiation", "T10_timing",
                  "Evidence", "Choice", "Execution", "Authority", "Mixed", "Decision", "World effect"):
         assert word in out
-    ref_line = next(line for line in out.splitlines() if line.strip().startswith("reference") and "40" in line)
+    ref_line = next(line for line in out.splitlines() if line.strip().startswith("reference") and str(N) in line)
     assert "1.000" in ref_line
     random_mean = summary_of(random_eval)["mean_score"]
     assert f"{random_mean:.3f}" in out
@@ -161,7 +166,7 @@ def test_resume_reruns_only_a_deleted_run(reference_eval, copy_of):
     result = cli("eval", "capability-v1", "--policy", "reference", "--out", out, "--resume", "--quiet")
     assert result.exit_code == 0, result.output
     s = summary_of(out)
-    assert s["scored"] == 40 and s["timing"]["runs_executed"] == 1
+    assert s["scored"] == N and s["timing"]["runs_executed"] == 1
     assert (victim / "score.json").exists()
     assert (keep / "trace.jsonl").stat().st_mtime_ns == before
     assert cli("verify", out).exit_code == 0

@@ -9,6 +9,10 @@ pytest.importorskip("acworld_env.policies.llm")
 
 from acworld_env.eval.plan import select_tasks  # noqa: E402
 from acworld_env.eval.runner import EpisodeCopies, EvalConfig, make_factory, run_eval  # noqa: E402
+from acworld_env.tasks.frozen import load_frozen
+
+N = len(load_frozen("capability-v1"))
+"""Tasks in the frozen capability-v1 suite."""
 
 SPEC = "openai-compatible:fake-model"
 
@@ -99,6 +103,6 @@ def test_ctrl_c_on_the_command_line_keeps_finished_runs(tmp_path):
                       "--out", out, "--quiet", "--resume")
         assert resumed.exit_code == 0, resumed.output
         final = json.loads((out / "summary.json").read_text())
-        assert final["scored"] == 40 and final["timing"]["runs_executed"] == 40 - s["scored"]
+        assert final["scored"] == N and final["timing"]["runs_executed"] == N - s["scored"]
     finally:
         slow.close()

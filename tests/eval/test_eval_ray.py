@@ -13,6 +13,10 @@ import pytest
 from eval_kit import RUN_FILES, cli, files_of, summary_of
 
 from acworld_env.eval.runner import EvalConfig, run_eval
+from acworld_env.tasks.frozen import load_frozen
+
+N = len(load_frozen("capability-v1"))
+"""Tasks in the frozen capability-v1 suite."""
 
 
 def test_ray_missing_is_a_clear_error(tmp_path, monkeypatch):
@@ -38,9 +42,9 @@ def test_ray_runs_are_identical_to_local_runs(ray_local, tmp_path, policy):
     base = {"env_id": "capability-v1", "policy": policy, "concurrency": 2}
     run_eval(EvalConfig(out=local, **base), progress=False)
     summary = run_eval(EvalConfig(out=remote, backend="ray", **base), progress=False)
-    assert summary["backend"] == "ray" and summary["scored"] == 40 and summary["unscored"] == 0
+    assert summary["backend"] == "ray" and summary["scored"] == N and summary["unscored"] == 0
     a, b = files_of(local / "runs"), files_of(remote / "runs")
-    assert sorted(a) == sorted(b) and len(a) == 40 * len(RUN_FILES)
+    assert sorted(a) == sorted(b) and len(a) == N * len(RUN_FILES)
     for name in a:
         if name.endswith(("score.json", "run.json", "task.json", "trace.jsonl")):
             assert a[name] == b[name], name

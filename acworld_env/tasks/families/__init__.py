@@ -25,4 +25,4 @@ def register_family(name: str) -> Callable[[FamilyBuilder], FamilyBuilder]:
 
 
 from .. import capability  # noqa: E402,F401
-from . import demo, negotiation, timing  # noqa: E402,F401
+from . import demo, discovery, negotiation, timing  # noqa: E402,F401
