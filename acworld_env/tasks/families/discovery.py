@@ -18,8 +18,10 @@ import numpy as np
 from ...catalog import Catalog, Listing, default_catalog_path
 from ...world import add_actor, empty_state
 from ..spec import MutationSpec, PolicyRef, TaskSpec
-from . import discovery_policy  # noqa: F401  (registers the reference policy)
-from . import register_family
+from . import (
+    discovery_policy,  # noqa: F401  (registers the reference policy)
+    register_family,
+)
 from .common import dollars, pred
 
 FAMILY = "T1_discovery"
