@@ -27,6 +27,19 @@ def _print_summary(summary: dict, env_id: str, policy: str, out: Path) -> None:
         console.print(f"  ... and {summary['unscored'] - 10} more unscored (see {out}/results.csv)", markup=False)
 
 
+def _llm_options(policy: str, base_url: str | None, api_key_file: Path | None, cache_dir: Path | None,
+                 timeout: float, max_retries: int, skills_dir: list[Path] | None) -> dict:
+    """Options for LLM policy specs (empty for other policies, which take none)."""
+    from ..policies.llm import is_llm_spec
+
+    if not is_llm_spec(policy):
+        return {"base_url": base_url} if base_url else {}
+    options = {"base_url": base_url, "api_key_file": str(api_key_file) if api_key_file else None,
+               "cache_dir": str(cache_dir) if cache_dir else None, "timeout": timeout,
+               "max_retries": max_retries, "skills_dirs": [str(d) for d in skills_dir or []]}
+    return {k: v for k, v in options.items() if v not in (None, [])}
+
+
 def eval_command(
     env_id: str = typer.Argument(..., help="Environment id, e.g. capability-v1."),
     policy: str = typer.Option("reference", "--policy", help="reference, random, openai:MODEL, anthropic:MODEL, "
@@ -40,6 +53,13 @@ def eval_command(
     out: Path = typer.Option(None, "--out", help="Output folder (default runs/ENV_ID/POLICY)."),
     resume: bool = typer.Option(False, "--resume", help="Keep finished runs; rerun only missing or unscored ones."),
     base_url: str = typer.Option(None, "--base-url", help="Endpoint for openai-compatible policies."),
+    api_key_file: Path = typer.Option(None, "--api-key-file", help="File holding the provider API key "
+                                      "(else OPENAI_API_KEY / ANTHROPIC_API_KEY)."),
+    cache_dir: Path = typer.Option(None, "--cache-dir", help="Cache model responses here, keyed by the exact "
+                                   "request, so a rerun is free and reproducible."),
+    timeout: float = typer.Option(240.0, "--timeout", min=0.1, help="Seconds per model call."),
+    max_retries: int = typer.Option(5, "--max-retries", min=0, help="Retries on 429, 5xx and connection errors."),
+    skills_dir: list[Path] = typer.Option(None, "--skills-dir", help="Extra skill folders (SKILL.md files)."),
     backend: str = typer.Option("local", "--backend", help="local (threads) or ray (a Ray cluster)."),
     address: str = typer.Option(None, "--address", help="Ray cluster address (default: start a local instance)."),
     ray_cpus: float = typer.Option(1.0, "--ray-cpus", min=0.001, help="CPUs Ray reserves per run "
@@ -54,7 +74,8 @@ def eval_command(
     config = EvalConfig(env_id=env_id, policy=policy, out=out, split=split, seed=seed, tasks=tasks,
                         concurrency=concurrency, resume=resume, repeats=repeats, backend=backend,
                         address=address, ray_cpus_per_run=ray_cpus,
-                        policy_options={"base_url": base_url} if base_url else {})
+                        policy_options=_llm_options(policy, base_url, api_key_file, cache_dir, timeout,
+                                                    max_retries, skills_dir))
     try:
         summary = run_eval(config, progress=not quiet)
     except EvalInterrupted as stop:

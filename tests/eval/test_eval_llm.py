@@ -25,7 +25,7 @@ def no_real_endpoint(monkeypatch):
 
 @pytest.fixture
 def chat():
-    server = FakeChat(delay=0.3)
+    server = FakeChat(delay=1.0)  # long enough that all slots overlap even on a loaded machine
     yield server
     server.close()
 
