@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..artifacts import save_run
+from ..artifacts import save_task_run
 from ..episode import Episode
 from ..tasks.spec import TaskSpec
 
@@ -36,7 +36,7 @@ def run_episode(task: TaskSpec, policy: Any, *, seed: int = 0, out_dir: str | Pa
     abandoned with :class:`Interrupted` and nothing is saved. An exception leaving the loop
     carries the trace so far as ``partial_records`` (so a failed run's model usage is counted).
     """
-    from ..scoring import score_episode, score_json
+    from ..scoring import score_episode
 
     ep = Episode(task, seed=seed)
     if hasattr(policy, "reset"):
@@ -55,7 +55,5 @@ def run_episode(task: TaskSpec, policy: Any, *, seed: int = 0, out_dir: str | Pa
     score = score_episode(task, ep.market)
     path = None
     if out_dir is not None:
-        path = save_run(ep.market, out_dir, task_id=task.task_id, seed=seed, **(extra or {}))
-        (path / "task.json").write_text(task.model_dump_json(indent=1) + "\n")
-        (path / "score.json").write_text(score_json(score))
+        path = save_task_run(ep.market, task, score, out_dir, seed=seed, **(extra or {}))
     return Rollout(ep, path, score)

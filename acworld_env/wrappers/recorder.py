@@ -16,17 +16,15 @@ from typing import Any
 import gymnasium
 from pettingzoo.utils.wrappers import BaseWrapper
 
-from ..artifacts import save_run
-from ..scoring import score_episode, score_json
+from ..artifacts import save_task_run
+from ..scoring import score_episode
 
 
 def save_episode(raw_env: Any, out_dir: str | Path, **extra: Any) -> Path:
     """Write the current episode of an acworld AEC env to ``out_dir``; return the directory."""
     task, episode = raw_env.task, raw_env.episode
-    path = save_run(episode.market, out_dir, task_id=task.task_id, seed=raw_env.episode_seed, **extra)
-    (path / "task.json").write_text(task.model_dump_json(indent=1) + "\n")
-    (path / "score.json").write_text(score_json(score_episode(task, episode.market)))
-    return path
+    return save_task_run(episode.market, task, score_episode(task, episode.market), out_dir,
+                         seed=raw_env.episode_seed, **extra)
 
 
 class _Recorder:
