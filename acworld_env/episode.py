@@ -13,6 +13,10 @@ from .market import Market, StepResult
 from .observe import observe
 from .tasks.spec import TaskSpec
 
+class CatalogMismatch(RuntimeError):
+    """A task's pinned catalog content hash differs from the catalog it would run on."""
+
+
 MAX_COUNTERPARTY_ACTIONS = 8
 """Actions a counterparty may take in one turn (bounded, so a step is bounded)."""
 
@@ -27,6 +31,10 @@ class Episode:
         self.task = task
         if catalog is None and task.catalog:
             catalog = shared_catalog(task.catalog)
+        pinned = task.initial_state.get("meta", {}).get("catalog_hash")
+        if catalog is not None and pinned and catalog.content_hash != pinned:
+            raise CatalogMismatch(f"task {task.task_id} was built on catalog {pinned[:12]}, but the catalog "
+                                  f"opened is {catalog.content_hash[:12]}; rebuild the tasks or restore the catalog")
         mandates = {task.actor: dict(task.mandate), **{a: dict(m) for a, m in task.counterparty_mandates.items()}}
         sealed = {task.actor: list(task.sealed), **{a: list(v) for a, v in task.counterparty_sealed.items()}}
         settings = {**task.settings, "merchant_actors": dict(task.merchant_actors)}
