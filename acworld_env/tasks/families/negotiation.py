@@ -45,13 +45,19 @@ def _limits(rng: np.random.Generator, list_price: int, capability: str) -> tuple
     return ceiling, floor
 
 
-def _buyer_task(task_id: str, capability: str, rng: np.random.Generator) -> TaskSpec:
+def _factors(rng: np.random.Generator, capability: str) -> tuple:
+    """The drawn setting of one task: product, limits, listing id, probes, anchor distortion, offer cap."""
     category, title, list_price = pick_product(rng)
     ceiling, floor = _limits(rng, list_price, capability)
     lid = f"L-{int(rng.integers(1000, 9999))}"
     n_probes = int(rng.choice([1, 4])) if capability == "private_value" else 0
     distortion = float(rng.choice([0.15, 0.5])) if capability == "false_anchor" else 0.0
     max_offers = int(rng.choice([4, 6])) if capability == "deadline" else None
+    return category, title, list_price, ceiling, floor, lid, n_probes, distortion, max_offers
+
+
+def _buyer_task(task_id: str, capability: str, rng: np.random.Generator) -> TaskSpec:
+    category, title, list_price, ceiling, floor, lid, n_probes, distortion, max_offers = _factors(rng, capability)
     first_counter = to_dollar(max(list_price, ceiling * (1 + distortion)) if distortion else (floor + list_price) / 2)
     first_counter = max(first_counter, floor + 100)
     merchant_params = {"floor": floor, "first_counter": first_counter, "probes": PROBES[:n_probes],
@@ -121,12 +127,7 @@ def _buyer_task(task_id: str, capability: str, rng: np.random.Generator) -> Task
 
 
 def _merchant_task(task_id: str, capability: str, rng: np.random.Generator) -> TaskSpec:
-    category, title, list_price = pick_product(rng)
-    ceiling, floor = _limits(rng, list_price, capability)
-    lid = f"L-{int(rng.integers(1000, 9999))}"
-    n_probes = int(rng.choice([1, 4])) if capability == "private_value" else 0
-    distortion = float(rng.choice([0.15, 0.5])) if capability == "false_anchor" else 0.0
-    max_offers = int(rng.choice([4, 6])) if capability == "deadline" else None
+    category, title, list_price, ceiling, floor, lid, n_probes, distortion, max_offers = _factors(rng, capability)
     opening = to_dollar(floor * rng.uniform(0.75, 0.9))
     buyer_params = {"merchant": "merchant_0", "listing_id": lid, "ceiling": ceiling, "opening": opening,
                     "probes": FLOOR_PROBES[:n_probes], "max_counters": 6}
