@@ -59,7 +59,7 @@ result of its last action: kind, accepted, code, message, result, commit), ``tra
 
 ## Arguments
 ``suite`` ("capability-v1"), ``split`` ("frozen" or "generated"), ``seed`` (task-generation seed
-of the generated split), ``tasks`` (an explicit task list), ``task_id`` / ``task`` (always play
+of the generated split), ``tasks`` (an explicit task list, or a glob over task ids such as ``"*/T1/*"``), ``task_id`` / ``task`` (always play
 one task), ``counterparties`` ("scripted" or "agents"), ``reward`` ("potential" or "terminal"),
 ``render_mode`` (None, "ansi", "human").
 ``reset(seed=..., options=...)``: ``options={"task_id": ...}`` or ``{"task": spec}`` plays that
@@ -78,6 +78,7 @@ Unknown option keys are ignored.
 from __future__ import annotations
 
 import difflib
+import fnmatch
 from collections.abc import Sequence
 from typing import Any
 
@@ -108,7 +109,7 @@ class AcworldAECEnv(AECEnv):
                                 "is_parallelizable": False, "render_fps": 1}
 
     def __init__(self, suite: str = "capability-v1", *, split: str = "frozen", seed: int | None = None,
-                 tasks: Sequence[TaskSpec] | None = None, task_id: str | None = None,
+                 tasks: Sequence[TaskSpec] | str | None = None, task_id: str | None = None,
                  task: TaskSpec | dict | None = None, counterparties: str = "scripted",
                  reward: str = "potential", render_mode: str | None = None, name: str | None = None) -> None:
         super().__init__()
@@ -121,7 +122,12 @@ class AcworldAECEnv(AECEnv):
         self.metadata = {**self.metadata, "name": name or f"acworld_{suite.replace('-', '_')}"}
         self.suite, self.split, self.counterparties, self.reward_mode = suite, split, counterparties, reward
         self.render_mode = render_mode
-        self.tasks: list[TaskSpec] = list(tasks) if tasks is not None else load_suite(suite, split, seed or 0)
+        if tasks is None or isinstance(tasks, str):
+            suite_tasks = load_suite(suite, split, seed or 0)
+            self.tasks: list[TaskSpec] = suite_tasks if tasks is None else [
+                t for t in suite_tasks if fnmatch.fnmatch(t.task_id, tasks)]
+        else:
+            self.tasks = list(tasks)
         self._by_id = {t.task_id: t for t in self.tasks}
         self._fixed = _as_task(task) if task is not None else (self.task_by_id(task_id) if task_id else None)
         if not self.tasks and self._fixed is None:

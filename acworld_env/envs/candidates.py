@@ -84,7 +84,10 @@ def _search(variant: str) -> Builder:
             return {"kind": "search_listings", "text": text} if text else None
         if variant == "category":
             return {"kind": "search_listings", "category": k.categories[0]} if k.categories else None
-        query = {key: v for key, v in k.mandate.items() if key in _SEARCH_KEYS}
+        source = k.mandate.get("constraints") if isinstance(k.mandate.get("constraints"), dict) else k.mandate
+        query = {key: v for key, v in source.items() if key in _SEARCH_KEYS}
+        if k.mandate.get("objective") == "cheapest":
+            query["sort"] = "price_asc"
         limit = k.mandate.get("max_unit_price", k.mandate.get("budget"))
         if isinstance(limit, int) and "max_price" not in query:
             query["max_price"] = limit

@@ -67,7 +67,8 @@ def _query(base: dict, items: list[tuple[str, Any]]) -> dict:
     return {k: v for k, v in q.items() if v not in ({}, None)}
 
 
-def _find_constraints(rng: np.random.Generator, n_hard: int, *, need_price_spread: bool = False) -> tuple[dict, int]:
+def _find_constraints(rng: np.random.Generator, n_hard: int, *, need_price_spread: bool = False,
+                      need_binding: bool = False) -> tuple[dict, int]:
     """A category and ``n_hard`` hard constraints (stock included) with 3..20 feasible listings."""
     cat = catalog()
     categories = [c for c in cat.categories() if _count({"category": c, "in_stock": True}) >= MIN_CANDIDATES]
@@ -85,6 +86,8 @@ def _find_constraints(rng: np.random.Generator, n_hard: int, *, need_price_sprea
             prices = [cat.get(i).price for i in feasible]  # type: ignore[union-attr]
             if prices[0] == prices[-1]:
                 continue
+        if need_binding and _droppable(q, set(feasible)) is None:
+            continue
         return q, len(feasible)
     raise RuntimeError("could not find constraints with 3..20 feasible listings")
 
@@ -130,8 +133,8 @@ def _near_miss(q: dict, feasible: set[str]) -> str:
     return miss[0]
 
 
-def _droppable(q: dict, accepted: set[str]) -> tuple[str, str]:
-    """A constraint whose omission lets a violating listing in, and that listing."""
+def _droppable(q: dict, accepted: set[str]) -> tuple[str, str] | None:
+    """A constraint whose omission lets a violating listing in, and that listing (None if none binds)."""
     cat = catalog()
     keys = [f"options.{k}" for k in sorted(q.get("options", {}))]
     keys += [f"attributes.{k}" for k in sorted(q.get("attributes", {}))]
@@ -145,14 +148,15 @@ def _droppable(q: dict, accepted: set[str]) -> tuple[str, str]:
         miss = [i for i in cat.oracle_ids({**relaxed, "sort": "price_asc"}) if i not in accepted]
         if miss:
             return drop, miss[0]
-    raise RuntimeError("no constraint of the query is binding")
+    return None
 
 
 def _task(task_id: str, capability: str, rng: np.random.Generator) -> TaskSpec:
     cat = catalog()
     n_hard = int(rng.integers(2, 6)) if capability != "hard_constraint_filtering" else int(rng.integers(4, 6))
     # hard constraints besides the category: in-stock plus 1..4 drawn from a real listing
-    q, n_feasible = _find_constraints(rng, n_hard, need_price_spread=capability == "best_feasible_selection")
+    q, n_feasible = _find_constraints(rng, n_hard, need_price_spread=capability == "best_feasible_selection",
+                                      need_binding=capability == "hard_constraint_filtering")
     objective = "cheapest" if capability == "best_feasible_selection" else None
     feasible = cat.oracle_ids({**q, "sort": "price_asc"})
     factors: dict[str, Any] = {"candidates": n_feasible, "hard_constraints": n_hard}
@@ -187,7 +191,7 @@ def _task(task_id: str, capability: str, rng: np.random.Generator) -> TaskSpec:
     params = {"constraints": q, "objective": objective, "phrase": phrase}
     ref = PolicyRef(name="discovery_buyer", params=params)
     preds = [
-        pred("searched", "searched", 0.1, "Search", "Evidence", actor="buyer_0", min=2 if phrase else 1),
+        pred("searched", "searched", 0.1, "Search", "Evidence", actor="buyer_0"),
         pred("constraints_kept", "constraints_in_every_query", 0.2, "Search", "Evidence", actor="buyer_0",
              constraints=q),
         pred("nothing_bought", "no_forbidden_commit", 0.1, "Validation", "Authority", actor="buyer_0",
@@ -213,9 +217,9 @@ def _task(task_id: str, capability: str, rng: np.random.Generator) -> TaskSpec:
         elif capability == "query_reformulation":
             mutation = MutationSpec(id=f"{task_id}/gives_up", description="abstains after the literal search fails",
                                     policy=PolicyRef(name="discovery_buyer", params={**params, "give_up": True}),
-                                    lowers=["searched", "record_read", "right_listing"])
+                                    lowers=["record_read", "right_listing"])
         elif capability == "hard_constraint_filtering":
-            drop, miss = _droppable(q, accepted_set)
+            drop, miss = _droppable(q, accepted_set)  # type: ignore[misc]  (binding by construction)
             key = drop.split(".")[-1]
             mutation = MutationSpec(id=f"{task_id}/drops_constraint", description=f"ignores the {key} requirement",
                                     policy=PolicyRef(name="discovery_buyer", params={
@@ -241,4 +245,18 @@ def build(seed: int = 0, frozen: bool = True) -> list[TaskSpec]:
     """The 20 frozen T1 tasks, or fresh ones from ``seed``."""
     rng = np.random.default_rng([1, 2026] if frozen else [1, seed, 7])
     prefix = "capability-v1/T1" if frozen else f"generated-{seed}/T1"
-    return [_task(f"{prefix}/buyer/{cap}/{i + 1:02d}", cap, rng) for cap, count in PLAN for i in range(count)]
+    published = set() if frozen else _frozen_requests()
+    tasks = []
+    for cap, count in PLAN:
+        for i in range(count):
+            task = _task(f"{prefix}/buyer/{cap}/{i + 1:02d}", cap, rng)
+            while task.request in published:  # a fresh task never repeats a published one
+                task = _task(task.task_id, cap, rng)
+            tasks.append(task)
+    return tasks
+
+
+@cache
+def _frozen_requests() -> frozenset[str]:
+    """Requests of the published T1 tasks (generated splits must avoid them)."""
+    return frozenset(t.request for t in build(frozen=True))

@@ -1,0 +1,7 @@
+"""Ingestion of real catalog dumps: three Shopify shapes and generic JSONL/CSV rows."""
+
+from __future__ import annotations
+
+from .build import BuildReport, FileReport, IngestOptions, SourceError, build_catalog
+
+__all__ = ["BuildReport", "FileReport", "IngestOptions", "SourceError", "build_catalog"]

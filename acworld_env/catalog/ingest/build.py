@@ -1,0 +1,298 @@
+"""``acworld catalog build``: ingest files into a catalog, reporting every problem.
+
+Sources are files or directories (searched recursively, in sorted order, for
+``.json``, ``.jsonl``/``.ndjson`` and ``.csv``; names starting with ``_`` or ``.``
+such as ``_summary.json`` are skipped). A file that cannot be read (corrupt,
+truncated, not UTF-8, not a recognised shape) is reported with its name and the
+position of the problem, and the other files are still ingested; a bad line of a
+JSONL/CSV file is reported and the rest of the file is read.
+
+Merchant ids come from the file name (``manduka.json`` -> ``manduka``), from the
+parent directory for generic names (``home-textiles/products.json`` ->
+``home-textiles``), or from the group key for files grouped by brand. Listings are
+sorted by id before writing, so the input order of files only decides which copy of a
+duplicated SKU or variant id is kept (the first).
+"""
+
+from __future__ import annotations
+
+import csv
+import fnmatch
+import io
+import json
+import os
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import CatalogError
+from ..records import ListingRow, NormalizedProduct, Normalizer, SourceProduct
+from ..textutil import slug
+from ..writer import CatalogWriter
+from .shopify import ShapeError, is_product, product_groups, read_product, shape_of
+from .tabular import RowError, normalise_columns, read_row
+
+EXTENSIONS = (".json", ".jsonl", ".ndjson", ".csv")
+GENERIC_STEMS = frozenset({"products", "products_by_brand", "catalog", "data", "export", "items", "listings"})
+
+
+@dataclass
+class SourceError:
+    """A problem in one source file, with where it is."""
+
+    file: str
+    position: str
+    message: str
+
+    def __str__(self) -> str:
+        where = f" at {self.position}" if self.position else ""
+        return f"{self.file}{where}: {self.message}"
+
+
+@dataclass
+class IngestOptions:
+    """How to read sources: default currency, per-file currencies, column renames."""
+
+    currency: str = "USD"
+    currency_for: dict[str, str] = field(default_factory=dict)
+    rename: dict[str, str] = field(default_factory=dict)
+
+    def currency_of(self, path: Path) -> str | None:
+        """The currency chosen for ``path`` by a ``currency_for`` glob, if any."""
+        for pattern, code in self.currency_for.items():
+            if fnmatch.fnmatch(path.name, pattern) or fnmatch.fnmatch(str(path), pattern):
+                return code.upper()
+        return None
+
+
+@dataclass
+class FileReport:
+    """What one file contributed."""
+
+    file: str
+    format: str = ""
+    merchants: list[str] = field(default_factory=list)
+    products: int = 0
+    records: int = 0
+    listings: int = 0
+    dropped: dict[str, int] = field(default_factory=dict)
+    errors: list[SourceError] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"file": self.file, "format": self.format, "merchants": self.merchants,
+                "products": self.products, "records": self.records, "listings": self.listings,
+                "dropped": self.dropped, "errors": [str(e) for e in self.errors]}
+
+
+@dataclass
+class BuildReport:
+    """Outcome of a build: per-file reports, totals and the written catalog's metadata."""
+
+    files: list[FileReport]
+    counts: dict[str, Any]
+    metadata: dict[str, Any] | None = None
+
+    @property
+    def errors(self) -> list[SourceError]:
+        return [e for f in self.files for e in f.errors]
+
+
+def expand(sources: list[str | os.PathLike[str]]) -> tuple[list[Path], list[SourceError]]:
+    """Files to read, and errors for sources that do not exist."""
+    files: list[Path] = []
+    errors: list[SourceError] = []
+    for s in sources:
+        p = Path(s)
+        if p.is_dir():
+            found = sorted(q for q in p.rglob("*") if q.is_file() and q.suffix.lower() in EXTENSIONS
+                           and not any(part.startswith(("_", ".")) for part in q.relative_to(p).parts))
+            if not found:
+                errors.append(SourceError(str(p), "", "directory holds no .json/.jsonl/.csv files"))
+            files.extend(found)
+        elif p.is_file():
+            files.append(p)
+        else:
+            errors.append(SourceError(str(p), "", "no such file or directory"))
+    return files, errors
+
+
+def merchant_of(path: Path) -> str:
+    """Default merchant id of a file."""
+    stem = path.stem.lower()
+    name = path.parent.name if stem in GENERIC_STEMS and path.parent.name else path.stem
+    return slug(name) or "merchant"
+
+
+def _read_text(path: Path, label: str) -> str:
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise _FileError(SourceError(label, f"byte {exc.start}", f"not UTF-8 text ({exc.reason})")) from None
+
+
+class _FileError(Exception):
+    def __init__(self, error: SourceError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+class _Reader:
+    """Reads one file into source products (per-file state)."""
+
+    def __init__(self, path: Path, label: str, opts: IngestOptions) -> None:
+        self.path, self.label, self.opts = path, label, opts
+        self.merchant = merchant_of(path)
+        self.currency = opts.currency_of(path)
+        self.report = FileReport(file=label)
+        self.products: list[SourceProduct] = []
+        self.inactive = 0
+        self._groups: dict[tuple[str, str], SourceProduct] = {}
+        self._shapes: Counter[str] = Counter()
+
+    def _shopify(self, p: dict[str, Any], merchant: str) -> None:
+        self._shapes[shape_of(p)] += 1
+        src = read_product(p, merchant, self.currency, self.opts.currency)
+        if src is None:
+            self.inactive += len(p.get("variants") or [])
+        else:
+            self.products.append(src)
+
+    def _row(self, row: dict[str, Any], position: str) -> None:
+        try:
+            key, product, variant = read_row(normalise_columns(row, self.opts.rename), self.merchant,
+                                             self.currency or self.opts.currency)
+        except RowError as exc:
+            self.report.errors.append(SourceError(self.label, position, str(exc)))
+            self.report.dropped["bad_row"] = self.report.dropped.get("bad_row", 0) + 1
+            return
+        self._shapes["rows"] += 1
+        group = self._groups.get(key)
+        if group is None:
+            group = self._groups[key] = product
+            self.products.append(product)
+        group.variants.append(variant)
+
+    def read(self) -> None:
+        suffix = self.path.suffix.lower()
+        text = _read_text(self.path, self.label)
+        if suffix == ".json":
+            try:
+                doc = json.loads(text)
+            except json.JSONDecodeError as exc:
+                raise _FileError(SourceError(self.label, f"line {exc.lineno} column {exc.colno} (char {exc.pos})",
+                                             f"invalid or truncated JSON: {exc.msg}")) from None
+            try:
+                groups = product_groups(doc)
+            except ShapeError as exc:
+                raise _FileError(SourceError(self.label, "", str(exc))) from None
+            for name, products in groups:
+                merchant = slug(name) if name is not None else self.merchant
+                for p in products:
+                    self._shopify(p, merchant or self.merchant)
+        elif suffix in (".jsonl", ".ndjson"):
+            for n, line in enumerate(text.splitlines(), start=1):
+                if not line.strip():
+                    continue
+                try:
+                    obj = json.loads(line)
+                except json.JSONDecodeError as exc:
+                    self.report.errors.append(SourceError(self.label, f"line {n} column {exc.colno}",
+                                                          f"invalid JSON: {exc.msg}"))
+                    self.report.dropped["bad_row"] = self.report.dropped.get("bad_row", 0) + 1
+                    continue
+                if is_product(obj):
+                    self._shopify(obj, self.merchant)
+                elif isinstance(obj, dict):
+                    self._row(obj, f"line {n}")
+                else:
+                    self.report.errors.append(SourceError(self.label, f"line {n}", "not a JSON object"))
+        elif suffix == ".csv":
+            reader = csv.DictReader(io.StringIO(text, newline=""))
+            try:
+                for row in reader:
+                    if None in row:
+                        self.report.errors.append(SourceError(self.label, f"line {reader.line_num}",
+                                                              "more fields than the header"))
+                        self.report.dropped["bad_row"] = self.report.dropped.get("bad_row", 0) + 1
+                        continue
+                    self._row(row, f"line {reader.line_num}")
+            except csv.Error as exc:
+                self.report.errors.append(SourceError(self.label, f"line {reader.line_num}", f"bad CSV: {exc}"))
+        else:
+            raise _FileError(SourceError(self.label, "", f"unsupported file type {suffix!r}"))
+        self.report.format = "+".join(sorted(self._shapes)) or "empty"
+
+
+def build_catalog(sources: list[str | os.PathLike[str]], out: str | os.PathLike[str], *,
+                  options: IngestOptions | None = None, strict: bool = False,
+                  overwrite: bool = True) -> BuildReport:
+    """Ingest ``sources`` into a catalog at ``out``. ``strict``: any error aborts the build."""
+    opts = options or IngestOptions()
+    files, missing = expand(sources)
+    root = Path(os.path.commonpath([str(f.parent.resolve()) for f in files])) if files else Path.cwd()
+    norm = Normalizer()
+    reports: list[FileReport] = []
+    if missing:
+        reports.append(FileReport(file="(sources)", errors=missing))
+    pairs: list[tuple[str, NormalizedProduct, ListingRow]] = []
+    merchants: dict[str, tuple[str, str]] = {}
+    for path in files:
+        label = os.path.relpath(path.resolve(), root)
+        reader = _Reader(path, label, opts)
+        before = (norm.records_read, norm.kept, Counter(norm.dropped))
+        try:
+            reader.read()
+        except _FileError as exc:
+            reader.report.errors.append(exc.error)
+            reports.append(reader.report)
+            continue
+        except OSError as exc:
+            reader.report.errors.append(SourceError(label, "", f"cannot read: {exc.strerror or exc}"))
+            reports.append(reader.report)
+            continue
+        for src in reader.products:
+            product, rows = norm.normalize(src)
+            merchants.setdefault(src.merchant_id, (src.merchant_id, src.currency))
+            pairs.extend((row[0], product, row) for row in rows)
+        rep = reader.report
+        rep.products = len(reader.products)
+        rep.merchants = sorted({p.merchant_id for p in reader.products})
+        rep.records = norm.records_read - before[0] + reader.inactive + rep.dropped.get("bad_row", 0)
+        rep.listings = norm.kept - before[1]
+        dropped = Counter(norm.dropped)
+        dropped.subtract(before[2])
+        if reader.inactive:
+            dropped["inactive_product"] += reader.inactive
+        dropped.update(rep.dropped)
+        rep.dropped = {k: v for k, v in sorted(dropped.items()) if v}
+        reports.append(rep)
+    all_dropped: Counter[str] = Counter()
+    for r in reports:
+        all_dropped.update(r.dropped)
+    counts = {"records_read": sum(r.records for r in reports), "listings_kept": len(pairs),
+              "dropped": dict(sorted(all_dropped.items()))}
+    report = BuildReport(files=reports, counts=counts)
+    if strict and report.errors:
+        raise CatalogError("build aborted (--strict): " + "; ".join(str(e) for e in report.errors))
+    if not pairs:
+        detail = "; ".join(str(e) for e in report.errors) or "every record was dropped"
+        raise CatalogError(f"no listings to write ({detail})")
+    pairs.sort(key=lambda t: t[0])
+    writer = CatalogWriter(out, overwrite=overwrite)
+    try:
+        for mid, (name, currency) in sorted(merchants.items()):
+            writer.add_merchant(mid, name, currency)
+        writer.add_products((product, row) for _, product, row in pairs)
+    except BaseException:
+        writer.abort()
+        raise
+    report.metadata = writer.finish({
+        "name": Path(out).stem,
+        "source": {"kind": "ingest", "root": root.name, "files": [r.as_dict() for r in reports]},
+        "counts": counts,
+        "build": {"kind": "ingest", "default_currency": opts.currency, "currency_for": opts.currency_for,
+                  "rename": opts.rename},
+    })
+    return report
