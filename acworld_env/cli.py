@@ -60,11 +60,13 @@ def verify(run_dir: Path = typer.Argument(..., help="A run directory, or a folde
 
 
 def _register_subcommands() -> None:
+    from .catalog.cli import app as catalog_app
     from .eval.cli import register as register_eval
     from .scoring.cli import register as register_scoring
 
     register_eval(app)
     register_scoring(app)
+    app.add_typer(catalog_app, name="catalog", help="Build, generate, inspect and search product catalogs.")
 
 
 _register_subcommands()

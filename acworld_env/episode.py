@@ -13,6 +13,7 @@ from .market import Market, StepResult
 from .observe import observe
 from .tasks.spec import TaskSpec
 
+
 class CatalogMismatch(RuntimeError):
     """A task's pinned catalog content hash differs from the catalog it would run on."""
 
