@@ -28,10 +28,12 @@ _SEARCH_FIELDS = ("text", "category", "brand", "merchant_id", "min_price", "max_
                   "options", "attributes", "min_rating", "sort", "page", "page_size")
 
 
-def listing_view(ctx: RuleContext, listing_id: str) -> dict[str, Any] | None:
-    """What any actor may see of a listing: catalog record merged with the episode's overlay."""
+def listing_view(ctx: RuleContext, listing_id: str, item: Any = None) -> dict[str, Any] | None:
+    """What any actor may see of a listing: catalog record (``item``, looked up when not given)
+    merged with the episode's overlay."""
     overlay = ctx.state["listings"].get(listing_id)
-    item = ctx.catalog.get(listing_id) if ctx.catalog is not None else None
+    if item is None and ctx.catalog is not None:
+        item = ctx.catalog.get(listing_id)
     if item is None and overlay is None:
         return None
     view: dict[str, Any] = item.model_dump(mode="json") if item is not None else {"listing_id": listing_id}
@@ -85,6 +87,8 @@ def search_listings(ctx: RuleContext, a: SearchListings) -> Outcome:
         except CatalogQueryError as exc:
             raise Reject(f"bad_query_{exc.code}", exc.message) from exc
         total, ids = page.total, [x.listing_id for x in page.items]
+        items = [listing_view(ctx, x.listing_id, x) for x in page.items]
+        return Outcome(True, result={"total": total, "page": a.page, "items": items}, evidence=ids)
     items = [listing_view(ctx, lid) for lid in ids]
     return Outcome(True, result={"total": total, "page": a.page, "items": items}, evidence=ids)
 
