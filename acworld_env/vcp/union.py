@@ -55,15 +55,18 @@ def _has_bad_number(obj: Any) -> bool:
 
 
 def _unencodable(obj: Any) -> ParseError | None:
-    """Why ``obj`` cannot become canonical JSON (deep nesting, non-string keys, invalid text), or None."""
+    """Why ``obj`` cannot become canonical JSON (deep nesting, non-string keys, invalid text, too
+    large), or None."""
     try:
-        json.dumps(obj, sort_keys=True, ensure_ascii=False, default=str).encode("utf-8")
+        size = len(json.dumps(obj, sort_keys=True, ensure_ascii=False, default=str).encode("utf-8"))
     except RecursionError:
         return ParseError("malformed_action", "action is nested too deeply")
     except UnicodeEncodeError:
         return ParseError("invalid_text", "action text is not valid Unicode (lone surrogate)")
     except (TypeError, ValueError) as exc:
         return ParseError("malformed_action", f"action is not a JSON object with string keys ({exc})")
+    if size > MAX_ACTION_BYTES:
+        return ParseError("oversized", f"action exceeds {MAX_ACTION_BYTES} bytes")
     return None
 
 
@@ -88,8 +91,6 @@ def parse_action(raw: Any) -> VCPAction | ParseError:
     problem = _unencodable(raw)
     if problem is not None:
         return problem
-    if len(json.dumps(raw, default=str)) > MAX_ACTION_BYTES:
-        return ParseError("oversized", f"action exceeds {MAX_ACTION_BYTES} characters")
     kind = raw.get("kind")
     if not isinstance(kind, str) or kind not in TOOLS:
         return ParseError("unknown_tool", f"unknown action kind {kind!r}")
