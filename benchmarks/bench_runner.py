@@ -182,18 +182,6 @@ class ThinHTTPPolicy:
         return {"kind": call["name"], **json.loads(call["arguments"])}
 
 
-def patch_raw_post() -> None:
-    """Experiment: send the adapter's request dict as is (``client.post``), skipping the SDK's
-    per-call ``maybe_transform`` of messages and tool schemas and its pydantic response models.
-    Errors still come from the SDK's own request path, so retries classify them the same way."""
-    from acworld_env.policies.llm.providers.openai_chat import OpenAIChat
-
-    def send(self: Any, request: dict[str, Any]) -> dict[str, Any]:
-        return self.client.post("/chat/completions", body=request, cast_to=object)
-
-    OpenAIChat.send = send  # type: ignore[method-assign]
-
-
 # -- the benchmark ---------------------------------------------------------------------------------
 
 def llm_available() -> bool:
@@ -227,8 +215,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             summary = run_eval(config, progress=False, factory=factory)
             summary["endpoint"] = endpoint.stats()
             summary["policy_kind"] = ("LLM policy (openai SDK)" if use_llm else "thin HTTP policy") + (
-                ", fresh policy per episode" if args.fresh_policies and use_llm else "") + (
-                ", raw post" if args.raw_post and use_llm else "")
+                ", fresh policy per episode" if args.fresh_policies and use_llm else "")
             return summary
     finally:
         endpoint.close()
@@ -270,8 +257,6 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--repeats", type=int, default=16, help="episodes per task")
     parser.add_argument("--thin", action="store_true", help="use the thin HTTP policy even if the LLM one exists")
     parser.add_argument("--fresh-policies", action="store_true", help="build a new LLM policy per episode")
-    parser.add_argument("--raw-post", action="store_true",
-                        help="experiment: post LLM requests without the openai SDK's request transform")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON too")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -279,8 +264,6 @@ def main(argv: list[str] | None = None) -> None:
         serve(args.latency)
         return
     os.environ.pop("OPENAI_BASE_URL", None)
-    if args.raw_post:
-        patch_raw_post()
     summary = run(args)
     report(summary, args)
     if args.json:

