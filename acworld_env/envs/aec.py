@@ -59,8 +59,8 @@ result of its last action: kind, accepted, code, message, result, commit), ``tra
 
 ## Arguments
 ``suite`` ("capability-v1"), ``split`` ("frozen" or "generated"), ``seed`` (task-generation seed
-of the generated split), ``tasks`` (an explicit task list, or a glob over task ids such as ``"*/T1/*"``), ``task_id`` / ``task`` (always play
-one task), ``counterparties`` ("scripted" or "agents"), ``reward`` ("potential" or "terminal"),
+of the generated split), ``tasks`` (an explicit task list, or a glob over task ids such as
+``"*/T1/*"``), ``task_id`` / ``task`` (always play one task), ``counterparties`` ("scripted" or "agents"), ``reward`` ("potential" or "terminal"),
 ``render_mode`` (None, "ansi", "human").
 ``reset(seed=..., options=...)``: ``options={"task_id": ...}`` or ``{"task": spec}`` plays that
 task; otherwise the env walks the suite in a shuffled order fixed by the seed (no seed at the
