@@ -54,6 +54,15 @@ def save_task_run(market: Any, task: Any, score: Any, out_dir: str | Path, *, se
     return path
 
 
+def read_log(log_path: Path) -> tuple[dict | None, list[dict], dict[str, dict]]:
+    """``(initial state, commits, validations)`` of a saved commit log, opened read-only."""
+    log = CommitLog(log_path, readonly=True)
+    try:
+        return log.get_meta("initial_state"), log.commits(), log.validations()
+    finally:
+        log.close()
+
+
 @dataclass
 class Verification:
     """Outcome of verifying one run directory."""
@@ -80,12 +89,7 @@ def verify_run(run_dir: str | Path) -> Verification:
     try:
         if not (path / LOG_FILE).exists():
             return Verification(path, False, f"missing artifact {LOG_FILE}")
-        log = CommitLog(path / LOG_FILE, readonly=True)
-        try:
-            initial = log.get_meta("initial_state")
-            commits, validations = log.commits(), log.validations()
-        finally:
-            log.close()
+        initial, commits, validations = read_log(path / LOG_FILE)
         if initial is None:
             return Verification(path, False, "commit log has no initial state")
         rebuilt = reconstruct(initial, commits, validations)

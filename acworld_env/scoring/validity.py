@@ -19,11 +19,11 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ..artifacts import LOG_FILE, RUN_FILE, TRACE_FILE, verify_run
+from ..artifacts import LOG_FILE, RUN_FILE, TRACE_FILE, read_log, verify_run
 from ..market import MARKET_ACTOR
 from ..tasks.spec import TaskSpec
 from ..trace import TraceError, read_trace
-from ..world import CommitLog, LogError, ReplayError, canonical, reconstruct
+from ..world import LogError, ReplayError, canonical, reconstruct
 from .registry import KINDS
 
 TASK_FILE, SCORE_FILE = "task.json", "score.json"
@@ -108,12 +108,7 @@ def load_task(path: Path) -> TaskSpec:
 def _read_log(log_path: Path) -> tuple[dict, list[dict], dict[str, dict]]:
     if not log_path.exists():
         raise InvalidRun(f"missing artifact {LOG_FILE}")
-    log = CommitLog(log_path, durable=False)
-    try:
-        initial = log.get_meta("initial_state")
-        commits, validations = log.commits(), log.validations()
-    finally:
-        log.close()
+    initial, commits, validations = read_log(log_path)
     if initial is None:
         raise InvalidRun("commit log has no initial state")
     return initial, commits, validations
