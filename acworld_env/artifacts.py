@@ -129,6 +129,21 @@ def verify_run(run_dir: str | Path) -> Verification:
     return Verification(path, True, "ok", len(commits), rebuilt.state_digest, rebuilt.event_digest)
 
 
+class NoRuns(ValueError):
+    """A folder that does not exist or holds no run."""
+
+
+def runs_under(root: str | Path) -> list[Path]:
+    """The runs under ``root``; :class:`NoRuns` with a readable message when there are none."""
+    root = Path(root)
+    if not root.exists():
+        raise NoRuns(f"{root} does not exist")
+    runs = find_runs(root)
+    if not runs:
+        raise NoRuns(f"no run ({RUN_FILE}) under {root}")
+    return runs
+
+
 def find_runs(root: str | Path) -> list[Path]:
     """Every run directory under ``root`` (including ``root`` itself)."""
     root = Path(root)

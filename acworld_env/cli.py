@@ -38,15 +38,13 @@ def demo(out: Path = typer.Option(Path("runs/demo"), "--out", help="Where to wri
 @app.command()
 def verify(run_dir: Path = typer.Argument(..., help="A run directory, or a folder of runs.")) -> None:
     """Reconstruct every run under RUN_DIR and check its digests and validation citations."""
-    from .artifacts import find_runs, verify_run
+    from .artifacts import NoRuns, runs_under, verify_run
 
-    if not run_dir.exists():
-        console.print(f"error: {run_dir} does not exist")
-        raise typer.Exit(2)
-    runs = find_runs(run_dir)
-    if not runs:
-        console.print(f"error: no run (run.json) under {run_dir}")
-        raise typer.Exit(2)
+    try:
+        runs = runs_under(run_dir)
+    except NoRuns as exc:
+        console.print(f"error: {exc}", markup=False)
+        raise typer.Exit(2) from None
     failed = 0
     for path in runs:
         v = verify_run(path)

@@ -15,15 +15,14 @@ console = Console(highlight=False, soft_wrap=True)
 
 def rescore(run_dir: Path = typer.Argument(..., help="A run directory, or a folder of runs.")) -> None:
     """Recompute every run's score from its artifacts alone; it must equal the saved score.json byte for byte."""
-    from ..artifacts import find_runs
+    from ..artifacts import NoRuns, runs_under
     from .rescore import rescore_dir
 
-    if not run_dir.exists():
-        console.print(f"error: {run_dir} does not exist", markup=False)
-        raise typer.Exit(2)
-    if not find_runs(run_dir):
-        console.print(f"error: no run (run.json) under {run_dir}", markup=False)
-        raise typer.Exit(2)
+    try:
+        runs_under(run_dir)
+    except NoRuns as exc:
+        console.print(f"error: {exc}", markup=False)
+        raise typer.Exit(2) from None
     results = rescore_dir(run_dir)
     for r in results:
         if r.ok:
@@ -43,16 +42,15 @@ def rescore(run_dir: Path = typer.Argument(..., help="A run directory, or a fold
 
 def analyze(dirs: list[Path] = typer.Argument(..., help="Folders of runs; each folder is one group.")) -> None:
     """Equal-weight sensitivity (Table 20) and restricted-view collisions (Table 5) over saved runs."""
-    from ..artifacts import find_runs
+    from ..artifacts import NoRuns, runs_under
     from .analysis import analyze_dirs, collision_table, collisions, sensitivity, sensitivity_table
 
     for d in dirs:
-        if not d.exists():
-            console.print(f"error: {d} does not exist", markup=False)
-            raise typer.Exit(2)
-        if not find_runs(d):
-            console.print(f"error: no run (run.json) under {d}", markup=False)
-            raise typer.Exit(2)
+        try:
+            runs_under(d)
+        except NoRuns as exc:
+            console.print(f"error: {exc}", markup=False)
+            raise typer.Exit(2) from None
     runs = analyze_dirs(dirs)
     console.print(sensitivity_table(sensitivity(runs)))
     console.print(collision_table(collisions(runs)))

@@ -68,6 +68,11 @@ def summary_of(out: Path) -> dict[str, Any]:
     return json.loads((out / "summary.json").read_text())
 
 
+class _Server(ThreadingHTTPServer):
+    request_queue_size = 128  # the default backlog of 5 delays simultaneous connects by a SYN retry
+    daemon_threads = True
+
+
 class FakeChat:
     """A minimal OpenAI-compatible endpoint: every request answers ``finish`` (or a fixed error status)
     after ``delay`` seconds; records the peak number of requests in flight."""
@@ -104,7 +109,7 @@ class FakeChat:
             def log_message(self, *args: Any) -> None:
                 pass
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server = _Server(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
