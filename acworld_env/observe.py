@@ -29,7 +29,20 @@ def observe(market: Market, actor: str, *, request: str, last: StepResult | None
     }
 
 
-def _short(value: Any, limit: int = 3000) -> str:
+_BRIEF_DROP = ("description", "url", "product_id", "currency", "tags", "status")
+"""Listing fields left out of search-result lines (``get_listing`` shows the whole record)."""
+
+
+def compact_result(result: Any) -> Any:
+    """A result as an agent should read it: search hits without their long or empty fields."""
+    if isinstance(result, dict) and isinstance(result.get("items"), list):
+        items = [{k: v for k, v in item.items() if k not in _BRIEF_DROP and v not in (None, {}, [])}
+                 if isinstance(item, dict) else item for item in result["items"]]
+        return {**result, "items": items}
+    return result
+
+
+def _short(value: Any, limit: int = 16000) -> str:
     text = json.dumps(value, sort_keys=True, ensure_ascii=False)
     return text if len(text) <= limit else text[: limit - 20] + f"... ({len(text)} chars)"
 
@@ -54,7 +67,8 @@ def render_text(obs: dict[str, Any]) -> str:
     if last:
         lines += ["", f"Result of your last action ({last['kind']}):"]
         if last["accepted"]:
-            lines.append(f"accepted{' (replayed)' if last['replayed'] else ''}: {_short(last['result'])}")
+            lines.append(f"accepted{' (replayed)' if last['replayed'] else ''}: "
+                         f"{_short(compact_result(last['result']))}")
         else:
             lines.append(f"REJECTED [{last['code']}]: {last['message']}")
     return "\n".join(lines)

@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ...observe import render_text
+from ...observe import compact_result, render_text
 from ...vcp import parameters_schema, tools_for
 from .skills import Skill, render_skills
 
-RESULT_LIMIT = 4000
+RESULT_LIMIT = 16000
 """Longest tool-result text sent back to the model (characters)."""
 
 NOT_EXECUTED = ("Not executed: only the first tool call of a turn is carried out. "
@@ -84,6 +84,7 @@ def result_text(last: dict[str, Any] | None) -> tuple[str, bool]:
     if not last:
         return "No result was reported for this call.", True
     body = {k: last.get(k) for k in ("accepted", "code", "message", "result", "replayed")}
+    body["result"] = compact_result(body["result"])
     text = json.dumps(body, sort_keys=True, ensure_ascii=False)
     if len(text) > RESULT_LIMIT:
         text = text[: RESULT_LIMIT - 40] + f"... (truncated, {len(text)} chars)"

@@ -1,0 +1,26 @@
+"""The text an LLM reads shows every search hit, compactly, within the result limit."""
+
+from __future__ import annotations
+
+import json
+
+from acworld_env.episode import Episode
+from acworld_env.observe import compact_result, render_text
+from acworld_env.policies.llm.prompt import RESULT_LIMIT, result_text
+from acworld_env.tasks.frozen import load_frozen
+
+
+def test_a_full_page_of_search_hits_reaches_the_model_untruncated():
+    task = next(t for t in load_frozen("capability-v1") if t.family == "T1_discovery")
+    ep = Episode(task)
+    step = ep.act(task.actor, {"kind": "search_listings", "page_size": 20})
+    assert len(step.result["items"]) == 20
+    text = render_text(ep.observe(task.actor))
+    tool_text, is_error = result_text(step.to_dict())
+    assert not is_error and len(tool_text) <= RESULT_LIMIT and "truncated" not in tool_text
+    for item in step.result["items"]:
+        assert item["listing_id"] in text and item["listing_id"] in tool_text
+        assert json.dumps(item["price"]) in tool_text
+    brief = compact_result(step.result)["items"][0]
+    assert "description" not in brief and "url" not in brief
+    assert {"listing_id", "title", "price", "in_stock", "options", "attributes"} <= set(brief)
