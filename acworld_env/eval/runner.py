@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..policies.specs import LLM_PROVIDERS, resolve_policy
+from ..policies.llm.spec import is_llm_spec
+from ..policies.specs import resolve_policy
 from ..tasks.spec import TaskSpec
 from .execute import PolicyFactory, RunOutcome, execute_run, write_files
 from .plan import RunSpec, plan_runs, read_kept, run_dir_name, select_tasks, suite_name
@@ -63,12 +64,6 @@ class EvalInterrupted(KeyboardInterrupt):
     def __init__(self, summary: dict[str, Any]) -> None:
         super().__init__("evaluation interrupted")
         self.summary = summary
-
-
-def is_llm_spec(spec: str) -> bool:
-    """True for ``openai:...``, ``anthropic:...`` and ``openai-compatible:...`` specs."""
-    head, sep, _ = spec.partition(":")
-    return bool(sep) and head.strip().lower() in LLM_PROVIDERS
 
 
 class EpisodeCopies:

@@ -9,10 +9,10 @@ from collections.abc import Callable
 from typing import Any
 
 from ..tasks.spec import TaskSpec
+from .llm.spec import is_llm_spec
 from .registry import POLICIES, make_policy
 
 PolicyFactory = Callable[[TaskSpec, int], Any]
-LLM_PROVIDERS = ("openai", "anthropic", "openai-compatible")
 
 
 class PolicySpecError(ValueError):
@@ -27,8 +27,7 @@ def resolve_policy(spec: str, **options: Any) -> PolicyFactory:
         from .random_policy import RandomPolicy
 
         return lambda task, seed: RandomPolicy(seed=seed)
-    provider = spec.split(":", 1)[0]
-    if provider in LLM_PROVIDERS and ":" in spec:
+    if is_llm_spec(spec):
         from .llm import policy_from_spec
 
         opts = {k: v for k, v in options.items() if v is not None}
