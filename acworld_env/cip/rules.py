@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..registrar import register_in
 from ..world.state import listing_record
 from .context import RuleContext
 from .result import Outcome, Reject, require
@@ -18,12 +19,7 @@ RULES: dict[str, Rule] = {}
 
 def rule(kind: str) -> Callable[[Rule], Rule]:
     """Register the rule of one action kind."""
-
-    def register(fn: Rule) -> Rule:
-        RULES[kind] = fn
-        return fn
-
-    return register
+    return register_in(RULES, kind)
 
 
 def record(ctx: RuleContext, table: str, key: str, *, what: str | None = None) -> dict:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..registrar import register_in
 from .base import FixedPolicy
 from .mutants import AppendPolicy, PrependPolicy
 from .negotiators import ScriptedBuyer, ScriptedMerchant
@@ -21,12 +22,7 @@ POLICIES: dict[str, PolicyFactory] = {
 
 def register_policy(name: str) -> Callable[[PolicyFactory], PolicyFactory]:
     """Register a policy factory under ``name`` (third-party packages may add their own)."""
-
-    def register(factory: PolicyFactory) -> PolicyFactory:
-        POLICIES[name] = factory
-        return factory
-
-    return register
+    return register_in(POLICIES, name)
 
 
 def make_policy(ref: Any) -> Any:

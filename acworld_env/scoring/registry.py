@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..registrar import register_in
 from ..tasks.spec import TaskSpec
 
 
@@ -40,12 +41,7 @@ KINDS: dict[str, PredicateFn] = {}
 
 def predicate(kind: str) -> Callable[[PredicateFn], PredicateFn]:
     """Register a predicate kind."""
-
-    def register(fn: PredicateFn) -> PredicateFn:
-        KINDS[kind] = fn
-        return fn
-
-    return register
+    return register_in(KINDS, kind)
 
 
 def passed(ok: bool, **evidence: Any) -> Credit:

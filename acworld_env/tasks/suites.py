@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..registrar import register_in
 from .spec import TaskSpec
 
 SuiteLoader = Callable[[str, int], list[TaskSpec]]
@@ -12,12 +13,7 @@ SUITES: dict[str, SuiteLoader] = {}
 
 def register_suite(name: str) -> Callable[[SuiteLoader], SuiteLoader]:
     """Register a loader ``(split, seed) -> tasks`` under a suite name."""
-
-    def register(fn: SuiteLoader) -> SuiteLoader:
-        SUITES[name] = fn
-        return fn
-
-    return register
+    return register_in(SUITES, name)
 
 
 def load_suite(name: str, split: str = "frozen", seed: int = 0) -> list[TaskSpec]:

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..registrar import register_in
+
 Delta = list[list[Any]]
 Handler = Callable[["View", dict], None]
 
@@ -22,12 +24,7 @@ class TransitionError(ValueError):
 
 def handles(event_type: str) -> Callable[[Handler], Handler]:
     """Register the handler of one event type."""
-
-    def register(fn: Handler) -> Handler:
-        HANDLERS[event_type] = fn
-        return fn
-
-    return register
+    return register_in(HANDLERS, event_type)
 
 
 class View:

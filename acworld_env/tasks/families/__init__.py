@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ...registrar import register_in
 from ..spec import TaskSpec
 
 FamilyBuilder = Callable[..., list[TaskSpec]]
@@ -16,12 +17,7 @@ FAMILY_BUILDERS: dict[str, FamilyBuilder] = {}
 
 def register_family(name: str) -> Callable[[FamilyBuilder], FamilyBuilder]:
     """Register a family builder ``build(seed=..., frozen=...)``."""
-
-    def register(fn: FamilyBuilder) -> FamilyBuilder:
-        FAMILY_BUILDERS[name] = fn
-        return fn
-
-    return register
+    return register_in(FAMILY_BUILDERS, name)
 
 
 from .. import capability  # noqa: E402,F401
