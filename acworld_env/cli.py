@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
-from rich.console import Console
+
+from .cli_common import console, runs_or_exit
 
 app = typer.Typer(help="acworld: the verifiable environment in which AI agents buy and sell.",
                   no_args_is_help=True, add_completion=False)
-console = Console(highlight=False, soft_wrap=True)
 
 
 @app.command()
@@ -38,13 +38,9 @@ def demo(out: Path = typer.Option(Path("runs/demo"), "--out", help="Where to wri
 @app.command()
 def verify(run_dir: Path = typer.Argument(..., help="A run directory, or a folder of runs.")) -> None:
     """Reconstruct every run under RUN_DIR and check its digests and validation citations."""
-    from .artifacts import NoRuns, runs_under, verify_run
+    from .artifacts import verify_run
 
-    try:
-        runs = runs_under(run_dir)
-    except NoRuns as exc:
-        console.print(f"error: {exc}", markup=False)
-        raise typer.Exit(2) from None
+    runs = runs_or_exit(run_dir)
     failed = 0
     for path in runs:
         v = verify_run(path)

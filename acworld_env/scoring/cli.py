@@ -8,21 +8,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
-from rich.console import Console
 
-console = Console(highlight=False, soft_wrap=True)
+from ..cli_common import console, runs_or_exit
 
 
 def rescore(run_dir: Path = typer.Argument(..., help="A run directory, or a folder of runs.")) -> None:
     """Recompute every run's score from its artifacts alone; it must equal the saved score.json byte for byte."""
-    from ..artifacts import NoRuns, runs_under
     from .rescore import rescore_dir
 
-    try:
-        runs_under(run_dir)
-    except NoRuns as exc:
-        console.print(f"error: {exc}", markup=False)
-        raise typer.Exit(2) from None
+    runs_or_exit(run_dir)
     results = rescore_dir(run_dir)
     for r in results:
         if r.ok:
@@ -42,15 +36,10 @@ def rescore(run_dir: Path = typer.Argument(..., help="A run directory, or a fold
 
 def analyze(dirs: list[Path] = typer.Argument(..., help="Folders of runs; each folder is one group.")) -> None:
     """Equal-weight sensitivity (Table 20) and restricted-view collisions (Table 5) over saved runs."""
-    from ..artifacts import NoRuns, runs_under
     from .analysis import analyze_dirs, collision_table, collisions, sensitivity, sensitivity_table
 
     for d in dirs:
-        try:
-            runs_under(d)
-        except NoRuns as exc:
-            console.print(f"error: {exc}", markup=False)
-            raise typer.Exit(2) from None
+        runs_or_exit(d)
     runs = analyze_dirs(dirs)
     console.print(sensitivity_table(sensitivity(runs)))
     console.print(collision_table(collisions(runs)))
