@@ -11,12 +11,10 @@ import re
 import shlex
 import subprocess
 import sys
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
 
 import pytest
+from fake_chat import FakeChat
 from typer.testing import CliRunner
 
 from acworld_env.cli import app
@@ -25,50 +23,6 @@ ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 BLOCKS = re.findall(r"```(\w+)\n(.*?)```", README, re.S)
 LOCAL_ENDPOINT = "http://localhost:11434/v1"
-
-
-class FinishServer:
-    """Answers every chat request with a ``finish`` tool call, in the wire format of the path asked."""
-
-    def __init__(self) -> None:
-        self.requests = 0
-        owner = self
-
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def do_POST(self) -> None:  # noqa: N802  (http.server naming)
-                self.rfile.read(int(self.headers.get("content-length") or 0))
-                owner.requests += 1
-                body = owner.anthropic() if self.path.endswith("/messages") else owner.openai()
-                data = json.dumps(body).encode()
-                self.send_response(200)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-
-    @staticmethod
-    def openai() -> dict[str, Any]:
-        call = {"id": "call_0", "type": "function", "function": {"name": "finish", "arguments": "{}"}}
-        return {"id": "c0", "object": "chat.completion", "created": 0, "model": "fake",
-                "choices": [{"index": 0, "finish_reason": "tool_calls",
-                             "message": {"role": "assistant", "content": None, "tool_calls": [call]}}],
-                "usage": {"prompt_tokens": 10, "completion_tokens": 2, "total_tokens": 12}}
-
-    @staticmethod
-    def anthropic() -> dict[str, Any]:
-        return {"id": "m0", "type": "message", "role": "assistant", "model": "fake", "stop_reason": "tool_use",
-                "content": [{"type": "tool_use", "id": "t0", "name": "finish", "input": {}}],
-                "usage": {"input_tokens": 10, "output_tokens": 2}}
 
 
 def readme_commands() -> list[str]:
@@ -91,17 +45,17 @@ def test_python_snippet_runs_and_earns_full_credit(capsys):
 
 @pytest.fixture
 def endpoint(monkeypatch: pytest.MonkeyPatch):
-    server = FinishServer()
-    monkeypatch.setenv("OPENAI_BASE_URL", server.url + "/v1")
-    monkeypatch.setenv("ANTHROPIC_BASE_URL", server.url)
+    server = FakeChat()
+    monkeypatch.setenv("OPENAI_BASE_URL", server.url)
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", server.root)
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-readme")
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test-readme")
     yield server
-    server.server.shutdown()
+    server.close()
 
 
-def _run(command: str, endpoint: FinishServer) -> str:
-    command = command.split("&&")[-1].strip().replace(LOCAL_ENDPOINT, endpoint.url + "/v1")
+def _run(command: str, endpoint: FakeChat) -> str:
+    command = command.split("&&")[-1].strip().replace(LOCAL_ENDPOINT, endpoint.url)
     args = shlex.split(command)
     if args[0] == "acworld":
         result = CliRunner().invoke(app, args[1:])

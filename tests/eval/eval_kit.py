@@ -1,14 +1,13 @@
-"""Helpers of the evaluation tests: the CLI runner, test policies, a tiny fake chat endpoint."""
+"""Helpers of the evaluation tests: the CLI runner, test policies; the fake endpoint is ``fake_chat``."""
 
 from __future__ import annotations
 
 import json
 import threading
-import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+from fake_chat import FakeChat  # noqa: F401  (re-exported for the evaluation tests)
 from typer.testing import CliRunner
 
 from acworld_env.cli import app
@@ -66,66 +65,3 @@ def files_of(root: Path) -> dict[str, bytes]:
 def summary_of(out: Path) -> dict[str, Any]:
     """The ``summary.json`` of an evaluation folder."""
     return json.loads((out / "summary.json").read_text())
-
-
-class _Server(ThreadingHTTPServer):
-    request_queue_size = 128  # the default backlog of 5 delays simultaneous connects by a SYN retry
-    daemon_threads = True
-
-
-class FakeChat:
-    """A minimal OpenAI-compatible endpoint: every request answers ``finish`` (or a fixed error status)
-    after ``delay`` seconds; records the peak number of requests in flight."""
-
-    def __init__(self, *, status: int = 200, delay: float = 0.0) -> None:
-        self.status, self.delay = status, delay
-        self.requests = self.in_flight = self.max_in_flight = 0
-        self.lock = threading.Lock()
-        fake = self
-
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-            disable_nagle_algorithm = True
-
-            def do_POST(self) -> None:  # noqa: N802
-                self.rfile.read(int(self.headers.get("content-length") or 0))
-                with fake.lock:
-                    fake.requests += 1
-                    fake.in_flight += 1
-                    fake.max_in_flight = max(fake.max_in_flight, fake.in_flight)
-                try:
-                    time.sleep(fake.delay)
-                    body = fake.body()
-                    data = json.dumps(body).encode()
-                    self.send_response(fake.status)
-                    self.send_header("content-type", "application/json")
-                    self.send_header("content-length", str(len(data)))
-                    self.end_headers()
-                    self.wfile.write(data)
-                finally:
-                    with fake.lock:
-                        fake.in_flight -= 1
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self.server = _Server(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def body(self) -> dict[str, Any]:
-        if self.status != 200:
-            return {"error": {"type": "server_error", "message": "scripted outage", "code": None}}
-        call = {"id": "call_0", "type": "function", "function": {"name": "finish", "arguments": "{}"}}
-        return {"id": "chatcmpl-0", "object": "chat.completion", "created": 0, "model": "fake",
-                "choices": [{"index": 0, "finish_reason": "tool_calls",
-                             "message": {"role": "assistant", "content": None, "tool_calls": [call]}}],
-                "usage": {"prompt_tokens": 10, "completion_tokens": 2, "total_tokens": 12}}
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.server.server_address[1]}/v1"
-
-    def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()

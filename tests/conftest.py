@@ -1,0 +1,1 @@
+"""Puts ``tests/`` on the import path, so test folders share helper modules such as ``fake_chat``."""

@@ -1,0 +1,83 @@
+"""A fake chat endpoint shared by the tests: OpenAI and Anthropic wire formats, always ``finish``."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+class _Server(ThreadingHTTPServer):
+    request_queue_size = 128  # the default backlog of 5 delays simultaneous connects by a SYN retry
+    daemon_threads = True
+
+
+class FakeChat:
+    """A minimal chat endpoint: every request answers a ``finish`` tool call (or a fixed error status)
+    after ``delay`` seconds, in the OpenAI wire format, or the Anthropic one for ``.../messages``;
+    records the number of requests and the peak number in flight."""
+
+    def __init__(self, *, status: int = 200, delay: float = 0.0) -> None:
+        self.status, self.delay = status, delay
+        self.requests = self.in_flight = self.max_in_flight = 0
+        self.lock = threading.Lock()
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+            disable_nagle_algorithm = True
+
+            def do_POST(self) -> None:  # noqa: N802
+                self.rfile.read(int(self.headers.get("content-length") or 0))
+                with fake.lock:
+                    fake.requests += 1
+                    fake.in_flight += 1
+                    fake.max_in_flight = max(fake.max_in_flight, fake.in_flight)
+                try:
+                    time.sleep(fake.delay)
+                    body = fake.body(anthropic=self.path.endswith("/messages"))
+                    data = json.dumps(body).encode()
+                    self.send_response(fake.status)
+                    self.send_header("content-type", "application/json")
+                    self.send_header("content-length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data)
+                finally:
+                    with fake.lock:
+                        fake.in_flight -= 1
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.server = _Server(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def body(self, *, anthropic: bool = False) -> dict[str, Any]:
+        if self.status != 200:
+            return {"error": {"type": "server_error", "message": "scripted outage", "code": None}}
+        if anthropic:
+            return {"id": "m0", "type": "message", "role": "assistant", "model": "fake", "stop_reason": "tool_use",
+                    "content": [{"type": "tool_use", "id": "t0", "name": "finish", "input": {}}],
+                    "usage": {"input_tokens": 10, "output_tokens": 2}}
+        call = {"id": "call_0", "type": "function", "function": {"name": "finish", "arguments": "{}"}}
+        return {"id": "chatcmpl-0", "object": "chat.completion", "created": 0, "model": "fake",
+                "choices": [{"index": 0, "finish_reason": "tool_calls",
+                             "message": {"role": "assistant", "content": None, "tool_calls": [call]}}],
+                "usage": {"prompt_tokens": 10, "completion_tokens": 2, "total_tokens": 12}}
+
+    @property
+    def root(self) -> str:
+        """The server's base address (what ``ANTHROPIC_BASE_URL`` takes)."""
+        return f"http://127.0.0.1:{self.server.server_address[1]}"
+
+    @property
+    def url(self) -> str:
+        """The OpenAI-style base URL (``.../v1``)."""
+        return f"{self.root}/v1"
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
