@@ -88,6 +88,12 @@ class _Store:
         self.uri = path.as_uri() + "?mode=ro&immutable=1"
         self._local = threading.local()
         self._conns: list[sqlite3.Connection] = []
+        # Lock ownership: ``_conns_lock`` guards only the connection list, ``_engine_lock`` only
+        # the one-time engine build, ``_lock`` only the small caches. No lock is held while
+        # another is taken except ``_engine_lock`` -> ``_conns_lock`` (building the engine may
+        # open this thread's connection), so no thread can wait on itself.
+        self._conns_lock = threading.Lock()
+        self._engine_lock = threading.Lock()
         self._lock = threading.Lock()
         self._finalizer = weakref.finalize(self, _close_all, self._conns)
         self._engine: SearchEngine | None = None
@@ -106,7 +112,7 @@ class _Store:
             except sqlite3.Error as exc:
                 raise CatalogError(f"cannot open catalog {self.path}: {exc}") from None
             self._local.conn = c
-            with self._lock:
+            with self._conns_lock:
                 self._conns.append(c)
         return c
 
@@ -146,7 +152,7 @@ class _Store:
     @property
     def engine(self) -> SearchEngine:
         if self._engine is None:
-            with self._lock:
+            with self._engine_lock:
                 if self._engine is None:
                     self._engine = SearchEngine(ColumnStore(self.conn), self.fts)
         return self._engine
