@@ -3,14 +3,18 @@
 Commands: ``build SOURCES... --out PATH``, ``synth --listings N [--merchants M]
 [--seed S] [--preset NAME] --out PATH``, ``stats PATH``, ``search PATH --q ...``.
 ``PATH`` may also be a preset name (``capability-v1``, ``large-v1``); ``large-v1`` is
-built into the cache on first use. Every error prints one clear line and exits
-non-zero (1: bad input or file, 2: invalid query).
+built into the cache on first use. Every error prints one clear line, never a
+traceback, and exits 2 (a missing, corrupt or unwritable file, bad input or an invalid
+query), as every ``acworld`` command does for usage and input errors; 1 is left for an
+internal failure. ``build`` prints each problem and dropped record with its file and
+position (the first :data:`SHOWN` of each kind; all are counted).
 """
 
 from __future__ import annotations
 
 import functools
 import json
+import sqlite3
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -28,9 +32,13 @@ app = typer.Typer(name="catalog", help="Build, synthesise, inspect and search pr
 out = Console()
 err = Console(stderr=True)
 F = TypeVar("F", bound=Callable[..., Any])
+INPUT_ERROR = 2
+"""Exit code of every usage or input error."""
+SHOWN = 20
+"""Problems and drops ``build`` prints one by one (the rest are summarised)."""
 
 
-def _fail(message: str, code: int = 1) -> typer.Exit:
+def _fail(message: str, code: int = INPUT_ERROR) -> typer.Exit:
     err.print(f"[bold red]error:[/] {message}", highlight=False)
     return typer.Exit(code)
 
@@ -44,15 +52,17 @@ def guarded(fn: F) -> F:
         except typer.Exit:
             raise
         except CatalogQueryError as exc:
-            raise _fail(f"invalid query ({exc.code}): {exc.message}", 2) from None
+            raise _fail(f"invalid query ({exc.code}): {exc.message}") from None
         except CatalogError as exc:
             raise _fail(str(exc)) from None
         except OSError as exc:
             raise _fail(f"{exc.strerror or exc}: {exc.filename or ''}".rstrip(": ")) from None
+        except sqlite3.DatabaseError as exc:
+            raise _fail(f"catalog file unreadable: {exc}") from None
         except KeyboardInterrupt:
             raise _fail("interrupted", 130) from None
         except Exception as exc:  # noqa: BLE001 - the CLI promises no tracebacks
-            raise _fail(f"unexpected {type(exc).__name__}: {exc}") from None
+            raise _fail(f"internal error {type(exc).__name__}: {exc}", 1) from None
     return wrapper  # type: ignore[return-value]
 
 
@@ -99,11 +109,24 @@ def build(
         dropped = ", ".join(f"{k} {v}" for k, v in f.dropped.items())
         table.add_row(f.file, f.format or "-", str(f.records), str(f.listings), dropped)
     out.print(table)
-    for e in report.errors:
-        err.print(f"[yellow]warning:[/] {e}", highlight=False)
+    _problems(report)
     meta = report.metadata or {}
     out.print(f"wrote {out_path}: {meta.get('listing_count', 0):,} listings from {report.counts['records_read']:,}"
               f" records, content hash {meta.get('content_hash', '')}", highlight=False)
+
+
+def _problems(report: Any) -> None:
+    """Print the build's problems and dropped records, each with its file and position."""
+    errors = report.errors
+    listed = {id(e) for e in errors}
+    drops = [d for d in report.drops if id(d) not in listed]
+    for e in errors[:SHOWN]:
+        err.print(f"warning: {e}", markup=False, highlight=False, soft_wrap=True)
+    for d in drops[:SHOWN]:
+        err.print(str(d), markup=False, highlight=False, soft_wrap=True)
+    total = sum(report.counts["dropped"].values())
+    if len(errors) > SHOWN or len(drops) > SHOWN or total > len(errors) + len(drops):
+        err.print(f"... {total:,} records dropped in all (by reason in the table above)", highlight=False)
 
 
 @app.command()
@@ -158,11 +181,12 @@ def stats(
     cat = _open(path)
     meta = cat.metadata
     cats = cat.category_counts()
+    currencies = _currencies(cat)
     summary = {
         "path": str(cat.path), "name": meta.get("name"), "content_hash": cat.content_hash,
         "listings": len(cat), "products": meta.get("product_count"), "merchants": meta.get("merchant_count"),
         "categories": meta.get("category_count"), "source": meta.get("source", {}).get("kind"),
-        "counts": meta.get("counts"),
+        "currencies": currencies, "counts": meta.get("counts"),
         "by_category": {k or "(empty)": {"listings": n, "in_stock": s} for k, (n, s) in cats.items()},
     }
     if as_json:
@@ -171,6 +195,12 @@ def stats(
     head = Table(show_header=False, title=f"catalog {summary['name'] or cat.path.name}")
     for key in ("path", "content_hash", "listings", "products", "merchants", "categories", "source"):
         head.add_row(key, f"{summary[key]:,}" if isinstance(summary[key], int) else str(summary[key]))
+    head.add_row("currency", ", ".join(
+        code + (f" ({c['listings']:,} listings)" if c["listings"] is not None and len(currencies) > 1 else "")
+        for code, c in currencies.items()) or "-")
+    default = (meta.get("build") or {}).get("default_currency")
+    if default:
+        head.add_row("default currency", f"{default} (for sources that name none)")
     counts = meta.get("counts") or {}
     head.add_row("records read", f"{counts.get('records_read', 0):,}")
     head.add_row("dropped", ", ".join(f"{k} {v:,}" for k, v in (counts.get("dropped") or {}).items()) or "none")
@@ -179,6 +209,19 @@ def stats(
     for name, (n, s) in sorted(cats.items(), key=lambda kv: (-kv[1][0], kv[0]))[:40]:
         table.add_row(name or "(empty)", f"{n:,}", f"{s:,}")
     out.print(table)
+
+
+def _currencies(cat: Any) -> dict[str, dict[str, int | None]]:
+    """``{code: {"listings": n or None, "merchants": m}}``; listing counts come from the metadata
+    of catalogs that record them (older catalogs give only their merchants' currencies)."""
+    by_listing = cat.metadata.get("currencies") or {}
+    merchants: dict[str, int] = {}
+    for mid in cat.merchants():
+        code = (cat.merchant_info(mid) or {}).get("currency") or "?"
+        merchants[code] = merchants.get(code, 0) + 1
+    codes = sorted(set(by_listing) | set(merchants))
+    return {c: {"listings": by_listing.get(c) if by_listing else None, "merchants": merchants.get(c, 0)}
+            for c in codes}
 
 
 def _attr(value: str) -> Any:

@@ -6,7 +6,13 @@ generator) is read into :class:`SourceProduct` objects carrying their
 them, so synthetic catalogs exercise exactly the code path real dumps take:
 
 * prices become integer minor units of the product's currency; a variant whose
-  price is missing, unreadable, zero or negative is dropped and counted by reason;
+  price is missing, unreadable, ambiguous, too large, zero or negative is dropped and
+  counted by reason, and so is one with an absurd quantity;
+* a reader records what it could not turn into a variant at all (a product without
+  variants, a variant that is not an object) as ``problems`` of the product; they are
+  counted as read and dropped like any other record;
+* with ``notes=True`` every drop is also kept as a :class:`DropNote` (reason, where in
+  the source, why), at most ``note_limit`` of them, so a report can name each one;
 * option names are canonicalised (``Colour`` -> ``color``); Shopify's placeholder
   ``Title: Default Title`` option is removed;
 * within a merchant, a repeated non-empty SKU keeps its first variant, and so does a
@@ -29,14 +35,25 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from .money import PriceError, cents_to_minor, exponent, is_currency_code, major_to_minor
+from .money import (
+    PriceError,
+    cents_to_minor,
+    check_minor,
+    exponent,
+    is_currency_code,
+    major_to_minor,
+)
 from .textutil import clean, option_key
 
 NOMINAL_QUANTITY = 10
 """Units given to an in-stock listing whose source does not say how many it has."""
 
-DROP_REASONS = ("missing_price", "bad_price", "non_positive_price", "bad_currency", "missing_title",
-                "duplicate_sku", "duplicate_listing_id")
+MAX_COUNT = 10**12
+"""Largest quantity or review count believed; a larger quantity drops the variant."""
+
+DROP_REASONS = ("missing_price", "bad_price", "non_positive_price", "bad_quantity", "bad_currency",
+                "missing_title", "duplicate_sku", "duplicate_listing_id", "no_variants", "bad_variant",
+                "bad_record", "bad_row")
 
 _ID_RE = re.compile(r"[^A-Za-z0-9._-]+")
 _SAFE_ID = re.compile(r"[A-Za-z0-9._-]+").fullmatch
@@ -82,9 +99,19 @@ def id_part(text: object) -> str:
     return _ID_RE.sub("-", s.strip()).strip("-") or "x"
 
 
+@dataclass(frozen=True, slots=True)
+class DropNote:
+    """One dropped record: ``reason`` (a :data:`DROP_REASONS` code), ``where`` in the source, ``why``."""
+
+    reason: str
+    where: str
+    why: str
+
+
 @dataclass(slots=True)
 class SourceVariant:
-    """One source variant (a future listing). ``price`` is raw, read per ``price_format``."""
+    """One source variant (a future listing). ``price`` is raw, read per ``price_format``;
+    ``origin`` says where it is in its file (``line 3, variants[1]``, ``products[4].variants[0]``)."""
 
     variant_key: str
     price: Any
@@ -95,11 +122,15 @@ class SourceVariant:
     options: tuple[tuple[str, str], ...] | list[tuple[str, str]] = ()
     attributes: dict[str, Any] | None = None
     url: str = ""
+    origin: str = ""
 
 
 @dataclass(slots=True)
 class SourceProduct:
-    """A source product with its variants. ``price_format``: major | cents | minor."""
+    """A source product with its variants. ``price_format``: major | cents | minor.
+
+    ``origin`` says where the product is in its file; ``problems`` are records of it that
+    could not become variants at all (each is counted as read and dropped)."""
 
     merchant_id: str
     product_key: str
@@ -114,6 +145,8 @@ class SourceProduct:
     currency: str = "USD"
     price_format: str = "major"
     variants: list[SourceVariant] = field(default_factory=list)
+    origin: str = ""
+    problems: list[DropNote] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -146,8 +179,11 @@ def clean_attributes(raw: dict[str, Any] | None, key_of: Any = option_key) -> di
         key = key_of(name)
         if not key or value is None:
             continue
-        if isinstance(value, bool | int):
+        if isinstance(value, bool):
             out[key] = value
+        elif isinstance(value, int):
+            if abs(value) < 2**53:
+                out[key] = value
         elif isinstance(value, float):
             if math.isfinite(value):
                 out[key] = int(value) if value.is_integer() and abs(value) < 2**53 else value
@@ -163,14 +199,23 @@ def parse_price(raw: Any, fmt: str, currency: str) -> int:
     if fmt == "minor":
         if isinstance(raw, bool) or not isinstance(raw, int):
             raise PriceError(f"not an integer price: {raw!r}")
-        return raw
+        return check_minor(raw)
     if fmt == "cents":
         return cents_to_minor(raw, currency)
-    if type(raw) is str and len(raw) > 3 and raw[-3] == "." and exponent(currency) == 2:
+    if type(raw) is str and 3 < len(raw) < 14 and raw[-3] == "." and exponent(currency) == 2:
         whole, frac = raw[:-3], raw[-2:]
         if whole.isdigit() and frac.isdigit() and whole.isascii() and frac.isascii():
-            return int(whole) * 100 + int(frac)
+            return check_minor(int(whole) * 100 + int(frac), raw)
     return major_to_minor(raw, currency)
+
+
+def _count(value: Any) -> int:
+    """A review count as stored: a sane non-negative integer, else 0 (unknown)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return 0
+    if isinstance(value, float) and not (math.isfinite(value) and value.is_integer()):
+        return 0
+    return int(value) if 0 <= value < MAX_COUNT else 0
 
 
 class Normalizer:
@@ -180,15 +225,25 @@ class Normalizer:
     together, which lets the SKU/id memory be released merchant by merchant.
     """
 
-    def __init__(self, grouped_by_merchant: bool = False) -> None:
+    def __init__(self, grouped_by_merchant: bool = False, *, notes: bool = False, note_limit: int = 1000) -> None:
         self.grouped = grouped_by_merchant
         self.records_read = 0
         self.kept = 0
         self.dropped: Counter[str] = Counter()
+        self.keep_notes = notes
+        self.note_limit = note_limit
+        self.notes: list[DropNote] = []
+        """The drops so far (with ``notes=True``; at most ``note_limit``; the caller may clear it)."""
         self._skus: dict[str, set[str]] = {}
         self._ids: dict[str, set[str]] = {}
         self._keys: dict[str, str] = {}
         self._options: dict[tuple[tuple[str, str], ...], tuple[dict[str, str], str, str]] = {}
+
+    def drop(self, reason: str, where: str, why: str, n: int = 1) -> None:
+        """Count ``n`` dropped records and keep a note of them (when notes are kept)."""
+        self.dropped[reason] += n
+        if self.keep_notes and len(self.notes) < self.note_limit:
+            self.notes.append(DropNote(reason, where, why))
 
     def counts(self) -> dict[str, Any]:
         """Records read, listings kept and drops by reason (for catalog metadata)."""
@@ -237,21 +292,26 @@ class Normalizer:
             title=clean(src.title), brand=clean(src.brand), category=clean(src.category), tags=tags,
             tags_json=dumps(tags), description=clean(src.description), attributes=attributes,
             attributes_json=dumps(attributes), rating=None if rating is None else float(rating),
-            review_count=max(int(src.review_count or 0), 0),
+            review_count=_count(src.review_count),
         )
 
     def normalize(self, src: SourceProduct) -> tuple[NormalizedProduct, list[ListingRow]]:
         """The product and the listing rows of its kept variants (drops are counted)."""
         variants = src.variants
-        self.records_read += len(variants)
+        self.records_read += len(variants) + len(src.problems)
+        for note in src.problems:
+            self.drop(note.reason, note.where, note.why)
         product = self.product(src)
-        dropped = self.dropped
         currency = (src.currency or "").strip().upper()
         if not is_currency_code(currency):
-            dropped["bad_currency"] += len(variants)
+            if variants:
+                self.drop("bad_currency", src.origin, f"currency {src.currency!r} is not an ISO 4217 code"
+                          f" ({len(variants)} variants)", len(variants))
             return product, []
         if not product.title:
-            dropped["missing_title"] += len(variants)
+            if variants:
+                self.drop("missing_title", src.origin, f"the product has no title ({len(variants)} variants)",
+                          len(variants))
             return product, []
         merchant = src.merchant_id
         if self.grouped and merchant not in self._ids:
@@ -266,23 +326,27 @@ class Normalizer:
         for v in variants:
             raw = v.price
             if raw is None or (type(raw) is str and not raw.strip()):
-                dropped["missing_price"] += 1
+                self.drop("missing_price", v.origin, "no price")
                 continue
             try:
                 price = parse_price(raw, fmt, currency)
-            except PriceError:
-                dropped["bad_price"] += 1
+            except PriceError as exc:
+                self.drop("bad_price", v.origin, str(exc))
                 continue
             if price <= 0:
-                dropped["non_positive_price"] += 1
+                self.drop("non_positive_price", v.origin, f"price {raw!r} is not positive")
+                continue
+            qty = v.quantity if type(v.quantity) is int else None
+            if qty is not None and abs(qty) >= MAX_COUNT:
+                self.drop("bad_quantity", v.origin, f"quantity {qty} is not believable")
                 continue
             listing_id = f"{merchant}-{id_part(v.variant_key)}"
             sku = clean(v.sku) if v.sku else ""
             if sku and sku in skus:
-                dropped["duplicate_sku"] += 1
+                self.drop("duplicate_sku", v.origin, f"SKU {sku!r} repeats an earlier variant")
                 continue
             if listing_id in ids:
-                dropped["duplicate_listing_id"] += 1
+                self.drop("duplicate_listing_id", v.origin, f"listing id {listing_id!r} repeats an earlier variant")
                 continue
             if sku:
                 skus.add(sku)
@@ -306,7 +370,6 @@ class Normalizer:
                     compare_at = None
                 if compare_at is not None and compare_at <= 0:
                     compare_at = None
-            qty = v.quantity if type(v.quantity) is int else None
             in_stock = bool(v.available) if v.available is not None else (qty is None or qty > 0)
             quantity = (qty if qty is not None and qty > 0 else NOMINAL_QUANTITY) if in_stock else 0
             rows.append((listing_id, title + parsed[2], price, currency, compare_at, 1 if in_stock else 0,

@@ -54,11 +54,15 @@ class CatalogWriter:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise CatalogError(f"cannot create {self.path.parent}: {exc}") from None
+            raise CatalogError(f"cannot write {self.path}: cannot create folder {self.path.parent}"
+                               f" ({exc.strerror or exc})") from None
         self.tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
-        if self.tmp.exists():
-            self.tmp.unlink()
-        self.conn = sqlite3.connect(self.tmp, isolation_level=None)
+        try:
+            self.tmp.unlink(missing_ok=True)
+            self.conn = sqlite3.connect(self.tmp, isolation_level=None)
+            self.conn.execute("PRAGMA user_version").fetchone()
+        except (OSError, sqlite3.Error) as exc:
+            raise CatalogError(f"cannot write {self.path}: {getattr(exc, 'strerror', None) or exc}") from None
         for pragma in ("journal_mode=OFF", "synchronous=OFF", "locking_mode=EXCLUSIVE",
                        "cache_size=-8192", "temp_store=FILE", "threads=2"):
             self.conn.execute(f"PRAGMA {pragma}")
@@ -177,12 +181,16 @@ class CatalogWriter:
                 raise failure
             t3 = time.perf_counter()
             categories = conn.execute("SELECT count(DISTINCT category) FROM products").fetchone()[0]
+            currencies: Counter[str] = Counter()
+            for counts in self._currency.values():
+                currencies.update(counts)
             meta = write_metadata(conn, {
                 **metadata,
                 "format": FORMAT, "schema_version": SCHEMA_VERSION,
                 "content_hash": content_hash, "derived_hash": derived,
                 "listing_count": self.n, "product_count": self.n_products,
                 "merchant_count": len(merchants), "category_count": categories,
+                "currencies": dict(sorted(currencies.items())),
             })
             conn.execute("COMMIT")
             self.timings["metadata"] = time.perf_counter() - t3

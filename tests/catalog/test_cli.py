@@ -33,17 +33,17 @@ def test_synth_is_deterministic_and_refuses_to_overwrite(tmp_path: Path) -> None
     hash_a = re.search(r"[0-9a-f]{64}", flat(out_a)).group(0)  # type: ignore[union-attr]
     assert hash_a == re.search(r"[0-9a-f]{64}", flat(out_b)).group(0)  # type: ignore[union-attr]
     assert Catalog.open(a).content_hash == hash_a and len(Catalog.open(a)) == 800
-    assert "exists" in flat(run("synth", "--listings", "800", "--out", str(a), code=1))
+    assert "exists" in flat(run("synth", "--listings", "800", "--out", str(a), code=2))
     run("synth", "--listings", "800", "--merchants", "4", "--seed", "4", "--out", str(a), "--force")
     assert Catalog.open(a).content_hash != hash_a
 
 
 def test_synth_argument_errors(tmp_path: Path) -> None:
-    assert "--preset fixes" in flat(run("synth", "--preset", "large-v1", "--listings", "5", code=1))
-    assert "unknown catalog preset" in flat(run("synth", "--preset", "huge", "--out", str(tmp_path / "x"), code=1))
-    assert "--listings" in flat(run("synth", "--out", str(tmp_path / "x.sqlite"), code=1))
+    assert "--preset fixes" in flat(run("synth", "--preset", "large-v1", "--listings", "5", code=2))
+    assert "unknown catalog preset" in flat(run("synth", "--preset", "huge", "--out", str(tmp_path / "x"), code=2))
+    assert "--listings" in flat(run("synth", "--out", str(tmp_path / "x.sqlite"), code=2))
     assert "cannot share" in flat(run("synth", "--listings", "3", "--merchants", "9",
-                                      "--out", str(tmp_path / "y.sqlite"), code=1))
+                                      "--out", str(tmp_path / "y.sqlite"), code=2))
 
 
 def test_synth_preset_capability_reproduces_shipped_hash(tmp_path: Path, capability: Catalog) -> None:
@@ -62,12 +62,12 @@ def test_build_reports_files_and_warnings(tmp_path: Path) -> None:
     assert "broken.json" in out and "warning" in out and "wrote" in out
     cat = Catalog.open(tmp_path / "c.sqlite")
     assert cat.get("shop-11").currency == "GBP"
-    assert "exists" in flat(run("build", str(src), "--out", str(tmp_path / "c.sqlite"), code=1))
-    assert "--strict" in flat(run("build", str(src), "--out", str(tmp_path / "d.sqlite"), "--strict", code=1))
+    assert "exists" in flat(run("build", str(src), "--out", str(tmp_path / "c.sqlite"), code=2))
+    assert "--strict" in flat(run("build", str(src), "--out", str(tmp_path / "d.sqlite"), "--strict", code=2))
     assert "no such file" in flat(run("build", str(tmp_path / "nothing"), "--out", str(tmp_path / "e.sqlite"),
-                                      code=1))
+                                      code=2))
     assert "KEY=VALUE" in flat(run("build", str(src), "--out", str(tmp_path / "f.sqlite"), "--map", "oops",
-                                   code=1))
+                                   code=2))
 
 
 def test_stats_json_and_table(capability: Catalog) -> None:
@@ -97,7 +97,7 @@ def test_search_matches_the_api(capability: Catalog) -> None:
     (["--page", "0"], 2, "bad_page"),
     (["--sort", "cheap"], 2, "bad_sort"),
     (["--min-price", "9", "--max-price", "1"], 2, "bad_range"),
-    (["--option", "size"], 1, "KEY=VALUE"),
+    (["--option", "size"], 2, "KEY=VALUE"),
 ])
 def test_search_errors_are_one_line(capability: Catalog, args: list[str], code: int, fragment: str) -> None:
     assert fragment in flat(run("search", str(capability.path), *args, code=code))
@@ -106,5 +106,5 @@ def test_search_errors_are_one_line(capability: Catalog, args: list[str], code: 
 def test_bad_files_exit_nonzero(tmp_path: Path) -> None:
     junk = tmp_path / "junk.sqlite"
     junk.write_bytes(b"nope" * 1000)
-    assert "not an SQLite database" in flat(run("stats", str(junk), code=1))
-    assert "not found" in flat(run("search", str(tmp_path / "missing.sqlite"), code=1))
+    assert "not an SQLite database" in flat(run("stats", str(junk), code=2))
+    assert "not found" in flat(run("search", str(tmp_path / "missing.sqlite"), code=2))

@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from .build import BuildReport, FileReport, IngestOptions, SourceError, build_catalog
+from .build import BuildReport, Drop, FileReport, IngestOptions, SourceError, build_catalog
 
-__all__ = ["BuildReport", "FileReport", "IngestOptions", "SourceError", "build_catalog"]
+__all__ = ["BuildReport", "Drop", "FileReport", "IngestOptions", "SourceError", "build_catalog"]

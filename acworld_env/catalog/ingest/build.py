@@ -5,7 +5,11 @@ Sources are files or directories (searched recursively, in sorted order, for
 such as ``_summary.json`` are skipped). A file that cannot be read (corrupt,
 truncated, not UTF-8, not a recognised shape) is reported with its name and the
 position of the problem, and the other files are still ingested; a bad line of a
-JSONL/CSV file is reported and the rest of the file is read.
+JSONL/CSV file is reported and the rest of the file is read. One bad record never
+aborts a build: an unreadable line, a product without variants, a variant that is not
+an object, an absurd or ambiguous price, JSON nested too deeply, or anything else that
+makes reading or normalising one product fail, is a drop with its reason, file and
+position (see :mod:`.report`).
 
 Merchant ids come from the file name (``manduka.json`` -> ``manduka``), from the
 parent directory for generic names (``home-textiles/products.json`` ->
@@ -27,27 +31,18 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import CatalogError
+from ..money import is_currency_code
 from ..records import ListingRow, NormalizedProduct, Normalizer, SourceProduct
 from ..textutil import slug
 from ..writer import CatalogWriter
+from .report import MAX_DROP_NOTES, BuildReport, Drop, FileReport, SourceError
 from .shopify import ShapeError, is_product, product_groups, read_product, shape_of
 from .tabular import RowError, normalise_columns, read_row
 
+__all__ = ["BuildReport", "Drop", "FileReport", "IngestOptions", "SourceError", "build_catalog"]
+
 EXTENSIONS = (".json", ".jsonl", ".ndjson", ".csv")
 GENERIC_STEMS = frozenset({"products", "products_by_brand", "catalog", "data", "export", "items", "listings"})
-
-
-@dataclass
-class SourceError:
-    """A problem in one source file, with where it is."""
-
-    file: str
-    position: str
-    message: str
-
-    def __str__(self) -> str:
-        where = f" at {self.position}" if self.position else ""
-        return f"{self.file}{where}: {self.message}"
 
 
 @dataclass
@@ -65,37 +60,12 @@ class IngestOptions:
                 return code.upper()
         return None
 
-
-@dataclass
-class FileReport:
-    """What one file contributed."""
-
-    file: str
-    format: str = ""
-    merchants: list[str] = field(default_factory=list)
-    products: int = 0
-    records: int = 0
-    listings: int = 0
-    dropped: dict[str, int] = field(default_factory=dict)
-    errors: list[SourceError] = field(default_factory=list)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"file": self.file, "format": self.format, "merchants": self.merchants,
-                "products": self.products, "records": self.records, "listings": self.listings,
-                "dropped": self.dropped, "errors": [str(e) for e in self.errors]}
-
-
-@dataclass
-class BuildReport:
-    """Outcome of a build: per-file reports, totals and the written catalog's metadata."""
-
-    files: list[FileReport]
-    counts: dict[str, Any]
-    metadata: dict[str, Any] | None = None
-
-    @property
-    def errors(self) -> list[SourceError]:
-        return [e for f in self.files for e in f.errors]
+    def check(self) -> None:
+        """Raise :class:`CatalogError` for a currency that is not an ISO 4217 code."""
+        for where, code in [("--currency", self.currency), *((f"--currency-for {k}", v)
+                                                             for k, v in self.currency_for.items())]:
+            if not is_currency_code(code.strip().upper()):
+                raise CatalogError(f"{where}: {code!r} is not a currency code (three letters, e.g. USD, EUR, GBP)")
 
 
 def expand(sources: list[str | os.PathLike[str]]) -> tuple[list[Path], list[SourceError]]:
@@ -138,8 +108,16 @@ class _FileError(Exception):
         self.error = error
 
 
+def _why(exc: BaseException) -> str:
+    if isinstance(exc, RecursionError):
+        return "nested too deeply"
+    text = str(exc)
+    return f"{type(exc).__name__}: {text[:200]}" if text else type(exc).__name__
+
+
 class _Reader:
-    """Reads one file into source products (per-file state)."""
+    """Reads one file into source products (per-file state). A record that cannot be read
+    is a drop with its position; only a file that cannot be read at all raises."""
 
     def __init__(self, path: Path, label: str, opts: IngestOptions) -> None:
         self.path, self.label, self.opts = path, label, opts
@@ -151,21 +129,32 @@ class _Reader:
         self._groups: dict[tuple[str, str], SourceProduct] = {}
         self._shapes: Counter[str] = Counter()
 
-    def _shopify(self, p: dict[str, Any], merchant: str) -> None:
-        self._shapes[shape_of(p)] += 1
-        src = read_product(p, merchant, self.currency, self.opts.currency)
+    def _shopify(self, p: Any, merchant: str, origin: str) -> None:
+        if not is_product(p):
+            self.report.drop("bad_record", origin, "not a Shopify product (an object with a 'variants' list)")
+            return
+        try:
+            shape = shape_of(p)
+            src = read_product(p, merchant, self.currency, self.opts.currency, origin=origin)
+        except Exception as exc:  # noqa: BLE001 - one bad record never aborts a build
+            self.report.drop("bad_record", origin, f"cannot read the product ({_why(exc)})",
+                             n=max(1, len(p["variants"])))
+            return
+        self._shapes[shape] += 1
         if src is None:
-            self.inactive += len(p.get("variants") or [])
+            self.inactive += len(p["variants"])
         else:
             self.products.append(src)
 
     def _row(self, row: dict[str, Any], position: str) -> None:
         try:
             key, product, variant = read_row(normalise_columns(row, self.opts.rename), self.merchant,
-                                             self.currency or self.opts.currency)
+                                             self.currency or self.opts.currency, position)
         except RowError as exc:
-            self.report.errors.append(SourceError(self.label, position, str(exc)))
-            self.report.dropped["bad_row"] = self.report.dropped.get("bad_row", 0) + 1
+            self.report.drop("bad_row", position, str(exc), error=True)
+            return
+        except Exception as exc:  # noqa: BLE001 - one bad record never aborts a build
+            self.report.drop("bad_row", position, f"cannot read the row ({_why(exc)})", error=True)
             return
         self._shapes["rows"] += 1
         group = self._groups.get(key)
@@ -174,55 +163,98 @@ class _Reader:
             self.products.append(product)
         group.variants.append(variant)
 
+    def _json(self, text: str) -> None:
+        try:
+            doc = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise _FileError(SourceError(self.label, f"line {exc.lineno} column {exc.colno} (char {exc.pos})",
+                                         f"invalid or truncated JSON: {exc.msg}")) from None
+        except (ValueError, RecursionError) as exc:
+            raise _FileError(SourceError(self.label, "", f"unreadable JSON: {_why(exc)}")) from None
+        try:
+            groups = product_groups(doc)
+        except ShapeError as exc:
+            raise _FileError(SourceError(self.label, "", str(exc))) from None
+        for name, entries in groups:
+            merchant = (slug(name) if name is not None else self.merchant) or self.merchant
+            for origin, p in entries:
+                self._shopify(p, merchant, origin)
+
+    def _jsonl(self, text: str) -> None:
+        for n, line in enumerate(text.splitlines(), start=1):
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError as exc:
+                self.report.drop("bad_row", f"line {n} column {exc.colno}", f"invalid JSON: {exc.msg}", error=True)
+                continue
+            except (ValueError, RecursionError) as exc:
+                self.report.drop("bad_row", f"line {n}", f"unreadable JSON: {_why(exc)}", error=True)
+                continue
+            if is_product(obj):
+                self._shopify(obj, self.merchant, f"line {n}")
+            elif isinstance(obj, dict):
+                self._row(obj, f"line {n}")
+            else:
+                self.report.drop("bad_row", f"line {n}", "not a JSON object", error=True)
+
+    def _csv(self, text: str) -> None:
+        reader = csv.DictReader(io.StringIO(text, newline=""))
+        try:
+            for row in reader:
+                if None in row:
+                    self.report.drop("bad_row", f"line {reader.line_num}", "more fields than the header", error=True)
+                    continue
+                self._row(row, f"line {reader.line_num}")
+        except csv.Error as exc:
+            self.report.errors.append(SourceError(self.label, f"line {reader.line_num}", f"bad CSV: {exc}"))
+
     def read(self) -> None:
+        """Read the file; raises :class:`_FileError` only when nothing of it can be read."""
         suffix = self.path.suffix.lower()
         text = _read_text(self.path, self.label)
         if suffix == ".json":
-            try:
-                doc = json.loads(text)
-            except json.JSONDecodeError as exc:
-                raise _FileError(SourceError(self.label, f"line {exc.lineno} column {exc.colno} (char {exc.pos})",
-                                             f"invalid or truncated JSON: {exc.msg}")) from None
-            try:
-                groups = product_groups(doc)
-            except ShapeError as exc:
-                raise _FileError(SourceError(self.label, "", str(exc))) from None
-            for name, products in groups:
-                merchant = slug(name) if name is not None else self.merchant
-                for p in products:
-                    self._shopify(p, merchant or self.merchant)
+            self._json(text)
         elif suffix in (".jsonl", ".ndjson"):
-            for n, line in enumerate(text.splitlines(), start=1):
-                if not line.strip():
-                    continue
-                try:
-                    obj = json.loads(line)
-                except json.JSONDecodeError as exc:
-                    self.report.errors.append(SourceError(self.label, f"line {n} column {exc.colno}",
-                                                          f"invalid JSON: {exc.msg}"))
-                    self.report.dropped["bad_row"] = self.report.dropped.get("bad_row", 0) + 1
-                    continue
-                if is_product(obj):
-                    self._shopify(obj, self.merchant)
-                elif isinstance(obj, dict):
-                    self._row(obj, f"line {n}")
-                else:
-                    self.report.errors.append(SourceError(self.label, f"line {n}", "not a JSON object"))
+            self._jsonl(text)
         elif suffix == ".csv":
-            reader = csv.DictReader(io.StringIO(text, newline=""))
-            try:
-                for row in reader:
-                    if None in row:
-                        self.report.errors.append(SourceError(self.label, f"line {reader.line_num}",
-                                                              "more fields than the header"))
-                        self.report.dropped["bad_row"] = self.report.dropped.get("bad_row", 0) + 1
-                        continue
-                    self._row(row, f"line {reader.line_num}")
-            except csv.Error as exc:
-                self.report.errors.append(SourceError(self.label, f"line {reader.line_num}", f"bad CSV: {exc}"))
+            self._csv(text)
         else:
             raise _FileError(SourceError(self.label, "", f"unsupported file type {suffix!r}"))
         self.report.format = "+".join(sorted(self._shapes)) or "empty"
+
+
+def _normalize(norm: Normalizer, src: SourceProduct) -> tuple[NormalizedProduct | None, list[ListingRow]]:
+    """``norm.normalize(src)``; a product that makes it fail is dropped whole, with its position."""
+    read, kept, dropped, notes = norm.records_read, norm.kept, norm.dropped.copy(), len(norm.notes)
+    try:
+        return norm.normalize(src)
+    except Exception as exc:  # noqa: BLE001 - one bad record never aborts a build
+        n = len(src.variants) + len(src.problems)
+        norm.records_read, norm.kept, norm.dropped = read + n, kept, dropped
+        del norm.notes[notes:]
+        norm.drop("bad_record", src.origin, f"cannot normalise the product ({_why(exc)})", n)
+        return None, []
+
+
+def _finish_file(rep: FileReport, reader: _Reader, norm: Normalizer,
+                 before: tuple[int, int, Counter[str]]) -> None:
+    """Fill in a file's counts from the normaliser's progress, and name its drops."""
+    for note in norm.notes:
+        if len(rep.drops) < MAX_DROP_NOTES:
+            rep.drops.append(Drop(rep.file, note.where, note.why, note.reason))
+    norm.notes.clear()
+    rep.products = len(reader.products)
+    rep.merchants = sorted({p.merchant_id for p in reader.products})
+    rep.records = norm.records_read - before[0] + reader.inactive + sum(rep.dropped.values())
+    rep.listings = norm.kept - before[1]
+    dropped = Counter(norm.dropped)
+    dropped.subtract(before[2])
+    if reader.inactive:
+        dropped["inactive_product"] += reader.inactive
+    dropped.update(rep.dropped)
+    rep.dropped = {k: v for k, v in sorted(dropped.items()) if v}
 
 
 def build_catalog(sources: list[str | os.PathLike[str]], out: str | os.PathLike[str], *,
@@ -230,9 +262,10 @@ def build_catalog(sources: list[str | os.PathLike[str]], out: str | os.PathLike[
                   overwrite: bool = True) -> BuildReport:
     """Ingest ``sources`` into a catalog at ``out``. ``strict``: any error aborts the build."""
     opts = options or IngestOptions()
+    opts.check()
     files, missing = expand(sources)
     root = Path(os.path.commonpath([str(f.parent.resolve()) for f in files])) if files else Path.cwd()
-    norm = Normalizer()
+    norm = Normalizer(notes=True, note_limit=MAX_DROP_NOTES)
     reports: list[FileReport] = []
     if missing:
         reports.append(FileReport(file="(sources)", errors=missing))
@@ -253,21 +286,13 @@ def build_catalog(sources: list[str | os.PathLike[str]], out: str | os.PathLike[
             reports.append(reader.report)
             continue
         for src in reader.products:
-            product, rows = norm.normalize(src)
-            merchants.setdefault(src.merchant_id, (src.merchant_id, src.currency))
+            product, rows = _normalize(norm, src)
+            if product is None or not rows:
+                continue
+            merchants.setdefault(src.merchant_id, (src.merchant_id, rows[0][3]))
             pairs.extend((row[0], product, row) for row in rows)
-        rep = reader.report
-        rep.products = len(reader.products)
-        rep.merchants = sorted({p.merchant_id for p in reader.products})
-        rep.records = norm.records_read - before[0] + reader.inactive + rep.dropped.get("bad_row", 0)
-        rep.listings = norm.kept - before[1]
-        dropped = Counter(norm.dropped)
-        dropped.subtract(before[2])
-        if reader.inactive:
-            dropped["inactive_product"] += reader.inactive
-        dropped.update(rep.dropped)
-        rep.dropped = {k: v for k, v in sorted(dropped.items()) if v}
-        reports.append(rep)
+        _finish_file(reader.report, reader, norm, before)
+        reports.append(reader.report)
     all_dropped: Counter[str] = Counter()
     for r in reports:
         all_dropped.update(r.dropped)
@@ -277,7 +302,8 @@ def build_catalog(sources: list[str | os.PathLike[str]], out: str | os.PathLike[
     if strict and report.errors:
         raise CatalogError("build aborted (--strict): " + "; ".join(str(e) for e in report.errors))
     if not pairs:
-        detail = "; ".join(str(e) for e in report.errors) or "every record was dropped"
+        shown = [*report.errors, *(d for d in report.drops if d not in report.errors)][:5]
+        detail = "; ".join(str(e) for e in shown) or "the sources hold no records"
         raise CatalogError(f"no listings to write ({detail})")
     pairs.sort(key=lambda t: t[0])
     writer = CatalogWriter(out, overwrite=overwrite)

@@ -12,14 +12,18 @@
 A file may hold ``{"products": [...]}``, a list of products, a single product, or
 products grouped by store/brand (``{"brand": [...], ...}``; each group becomes a
 merchant). The shape is detected per product.
+
+A product without variants, and a variant that is not a JSON object, become
+``problems`` of the product (dropped with their position), never an exception.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from ..money import is_currency_code
-from ..records import SourceProduct, SourceVariant
+from ..records import DropNote, SourceProduct, SourceVariant
 from ..textutil import clean, html_to_text
 
 _GRAMS = {"g": 1.0, "kg": 1000.0, "lb": 453.59237, "oz": 28.349523125}
@@ -34,18 +38,25 @@ def is_product(obj: Any) -> bool:
     return isinstance(obj, dict) and isinstance(obj.get("variants"), list)
 
 
-def product_groups(doc: Any) -> list[tuple[str | None, list[dict[str, Any]]]]:
-    """``[(group name or None, products)]`` found in a parsed JSON document."""
+Entries = list[tuple[str, Any]]
+"""``(position, entry)`` pairs: where each entry is in the file (``products[3]``) and the entry."""
+
+
+def product_groups(doc: Any) -> list[tuple[str | None, Entries]]:
+    """``[(group name or None, entries)]`` found in a parsed JSON document.
+
+    In a ``{"products": [...]}`` or list document holding at least one product, every entry
+    is returned, products or not, so the reader can drop a non-product with its position.
+    """
     if is_product(doc):
-        return [(None, [doc])]
-    if isinstance(doc, list) and doc and all(is_product(p) for p in doc):
-        return [(None, doc)]
+        return [(None, [("", doc)])]
+    if isinstance(doc, list) and any(is_product(p) for p in doc):
+        return [(None, [(f"[{i}]", p) for i, p in enumerate(doc)])]
     if isinstance(doc, dict):
-        if isinstance(doc.get("products"), list):
-            products = [p for p in doc["products"] if is_product(p)]
-            if products or not doc["products"]:
-                return [(None, products)]
-        groups = [(str(k), v) for k, v in doc.items()
+        listed = doc.get("products")
+        if isinstance(listed, list) and (not listed or any(is_product(p) for p in listed)):
+            return [(None, [(f"products[{i}]", p) for i, p in enumerate(listed)])]
+        groups = [(str(k), [(f"{k}[{i}]", p) for i, p in enumerate(v)]) for k, v in doc.items()
                   if isinstance(v, list) and v and all(is_product(p) for p in v)]
         if groups:
             return groups
@@ -73,8 +84,9 @@ def _tags(raw: Any) -> list[str]:
 
 
 def _option_names(p: dict[str, Any]) -> list[str]:
-    names = []
-    for o in p.get("options") or []:
+    names: list[str] = []
+    options = p.get("options")
+    for o in options if isinstance(options, list) else []:
         if isinstance(o, dict):
             names.append(str(o.get("name") or f"Option {len(names) + 1}"))
         else:
@@ -82,15 +94,25 @@ def _option_names(p: dict[str, Any]) -> list[str]:
     return names
 
 
+def _positive(x: Any) -> float | None:
+    """``x`` as a positive finite float, else None."""
+    if isinstance(x, bool) or not isinstance(x, int | float):
+        return None
+    try:
+        f = float(x)
+    except OverflowError:
+        return None
+    return f if math.isfinite(f) and f > 0 else None
+
+
 def _weight_g(v: dict[str, Any], shape: str) -> float | None:
-    if shape == "admin" and v.get("weight") not in (None, 0, 0.0):
+    weight = _positive(v.get("weight"))
+    if shape == "admin" and weight is not None:
         factor = _GRAMS.get(str(v.get("weight_unit") or "g").lower())
-        if factor is not None and isinstance(v["weight"], int | float):
-            return round(float(v["weight"]) * factor, 1)
-    grams = v.get("grams") if shape != "product_js" else v.get("weight")
-    if isinstance(grams, int | float) and not isinstance(grams, bool) and grams > 0:
-        return float(grams)
-    return None
+        if factor is not None:
+            grams = round(weight * factor, 1)
+            return grams if math.isfinite(grams) else None
+    return _positive(v.get("grams") if shape != "product_js" else v.get("weight"))
 
 
 def currency_hint(tags: list[str]) -> str | None:
@@ -110,12 +132,21 @@ def _stock(v: dict[str, Any], shape: str) -> tuple[bool | None, int | None]:
     return (qty is not None and qty > 0), qty
 
 
+def variant_origin(origin: str, index: int) -> str:
+    """Where variant ``index`` of the product at ``origin`` is: ``line 3, variants[0]`` or
+    ``products[2].variants[0]``."""
+    if not origin:
+        return f"variants[{index}]"
+    return f"{origin}, variants[{index}]" if origin.startswith("line ") else f"{origin}.variants[{index}]"
+
+
 def read_product(p: dict[str, Any], merchant_id: str, currency: str | None, default_currency: str,
-                 base_url: str = "") -> SourceProduct | None:
+                 base_url: str = "", origin: str = "") -> SourceProduct | None:
     """A :class:`SourceProduct` from one Shopify product; ``None`` for a non-active admin product.
 
     ``currency`` (an explicit choice for this source) wins over a currency code in the
-    product's tags, which wins over ``default_currency``.
+    product's tags, which wins over ``default_currency``. ``origin`` is where the product
+    is in its file (``line 3``, ``products[2]``); variants' origins extend it.
     """
     shape = shape_of(p)
     if shape == "admin" and str(p.get("status") or "active") != "active":
@@ -129,10 +160,15 @@ def read_product(p: dict[str, Any], merchant_id: str, currency: str | None, defa
         merchant_id=merchant_id, product_key=str(key), title=clean(p.get("title")),
         brand=clean(p.get("vendor")), category=clean(p.get("product_type") if shape != "product_js" else p.get("type")),
         tags=tags, description=html_to_text(p.get("body_html") if shape != "product_js" else p.get("description")),
-        currency=cur, price_format="cents" if shape == "product_js" else "major",
+        currency=cur, price_format="cents" if shape == "product_js" else "major", origin=origin,
     )
-    for pos, v in enumerate(p.get("variants") or [], start=1):
+    raw_variants = p.get("variants") or []
+    if not raw_variants:
+        product.problems.append(DropNote("no_variants", origin, "the product has no variants"))
+    for pos, v in enumerate(raw_variants, start=1):
         if not isinstance(v, dict):
+            product.problems.append(DropNote("bad_variant", variant_origin(origin, pos - 1),
+                                             f"the variant is not an object ({type(v).__name__})"))
             continue
         values = [v.get(f"option{i}") for i in (1, 2, 3)]
         if all(x is None for x in values) and isinstance(v.get("options"), list):
@@ -147,6 +183,6 @@ def read_product(p: dict[str, Any], merchant_id: str, currency: str | None, defa
         product.variants.append(SourceVariant(
             variant_key=vkey, price=v.get("price"), compare_at=v.get("compare_at_price"),
             available=available, quantity=qty, sku=v.get("sku"), options=options,
-            attributes={"weight_g": weight} if weight else None, url=url,
+            attributes={"weight_g": weight} if weight else None, url=url, origin=variant_origin(origin, pos - 1),
         ))
     return product

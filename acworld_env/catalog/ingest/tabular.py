@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import re
 from typing import Any
 
@@ -84,20 +85,28 @@ def _bool(value: Any) -> bool | None:
     raise RowError(f"in_stock: not a yes/no value: {value!r}")
 
 
+MAX_INT = 10**15
+"""Largest integer a row field may hold (quantities, counts, minor-unit prices)."""
+
+
 def _int(value: Any, name: str) -> int | None:
-    if value in (None, ""):
+    if value is None or (isinstance(value, str) and not value.strip()):
         return None
-    if isinstance(value, bool):
-        raise RowError(f"{name}: not an integer: {value!r}")
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        raise RowError(f"{name}: not an integer: {str(value)[:40]!r}")
     if isinstance(value, int):
-        return value
-    try:
-        f = float(str(value).strip())
-    except ValueError:
-        raise RowError(f"{name}: not an integer: {value!r}") from None
-    if not f.is_integer():
-        raise RowError(f"{name}: not an integer: {value!r}")
-    return int(f)
+        number = value
+    else:
+        try:
+            f = float(value.strip()) if isinstance(value, str) else value
+        except ValueError:
+            raise RowError(f"{name}: not an integer: {value[:40]!r}") from None
+        if not (math.isfinite(f) and f.is_integer()):
+            raise RowError(f"{name}: not an integer: {str(value)[:40]!r}")
+        number = int(f)
+    if abs(number) >= MAX_INT:
+        raise RowError(f"{name}: out of range: {str(value)[:40]!r}")
+    return number
 
 
 def _mapping(row: dict[str, Any], field: str, prefix: str, typed_values: bool) -> dict[str, Any]:
@@ -132,9 +141,10 @@ def normalise_columns(row: dict[str, Any], rename: dict[str, str]) -> dict[str, 
     return out
 
 
-def read_row(row: dict[str, Any], merchant_id: str, currency: str) -> tuple[tuple[str, str], SourceProduct,
-                                                                           SourceVariant]:
-    """``((merchant, product key), product fields, variant)`` of one mapped row."""
+def read_row(row: dict[str, Any], merchant_id: str, currency: str, origin: str = "") -> tuple[
+        tuple[str, str], SourceProduct, SourceVariant]:
+    """``((merchant, product key), product fields, variant)`` of one mapped row at ``origin``
+    (``line 7``)."""
     title = clean(row.get("title"))
     if not title:
         raise RowError("title: missing")
@@ -157,7 +167,7 @@ def read_row(row: dict[str, Any], merchant_id: str, currency: str) -> tuple[tupl
         category=clean(row.get("category")), tags=[str(t) for t in tags or [] if t is not None],
         description=html_to_text(row.get("description")), rating=rating,
         review_count=_int(row.get("review_count"), "review_count") or 0, currency=cur,
-        price_format="major",
+        price_format="major", origin=origin,
     )
     price: Any = row.get("price")
     compare: Any = row.get("compare_at_price")
@@ -174,5 +184,6 @@ def read_row(row: dict[str, Any], merchant_id: str, currency: str) -> tuple[tupl
         variant_key=vkey, price=price, compare_at=compare, available=_bool(row.get("in_stock")),
         quantity=_int(row.get("quantity"), "quantity"), sku=sku or None, options=tuple(options.items()),
         attributes=_mapping(row, "attributes", "attr.", True) or None, url=clean(row.get("url")),
+        origin=origin,
     )
     return (merchant, product_key), product, variant
