@@ -6,6 +6,12 @@ by Markdown guidance. The built-in skills ship inside the package under
 ``acworld_env/policies/skills/<role>/<name>/SKILL.md`` and are read through
 ``importlib.resources``, so an installed wheel finds them.
 
+Front matter is read safely and within bounds, whoever wrote the file: at most
+:data:`MAX_FRONT_MATTER_CHARS` characters, nested at most :data:`MAX_DEPTH` levels, and
+no YAML anchors, aliases or tags (a few hundred bytes of nested aliases would otherwise
+expand to billions of items); the file itself is at most :data:`MAX_SKILL_BYTES` of
+UTF-8. Every error is a :class:`SkillError` that names the file.
+
 Skills *guide*; they never grant authority. Whatever a skill says, every action still
 passes the platform's validation like any other.
 
@@ -31,6 +37,12 @@ import yaml
 
 SKILL_FILE = "SKILL.md"
 ROLES = ("buyer", "merchant")
+MAX_SKILL_BYTES = 256_000
+"""Largest ``SKILL.md`` read (the shipped ones are under 2 KB)."""
+MAX_FRONT_MATTER_CHARS = 16_000
+"""Largest front matter parsed."""
+MAX_DEPTH = 6
+"""Deepest nesting of lists and mappings allowed in front matter."""
 
 BUYER_SKILLS = (
     "mandate-parsing", "discovery-search", "negotiation", "cart-checkout", "purchase-confirmation",
@@ -77,46 +89,82 @@ class Skill:
         return f"### {self.name}\n{self.description}\n\n{self.body.strip()}"
 
 
-def _words(value: Any) -> tuple[str, ...]:
+def _words(value: Any, source: str, key: str) -> tuple[str, ...]:
     if value is None:
         return ()
-    items = value.split(",") if isinstance(value, str) else list(value)
+    if isinstance(value, str):
+        items: list[Any] = value.split(",")
+    elif isinstance(value, list) and all(isinstance(v, str | int | float) for v in value):
+        items = value
+    else:
+        raise SkillError(f"{source}: 'metadata.{key}' must be comma-separated text or a list of words")
     return tuple(str(v).strip().lower() for v in items if str(v).strip())
 
 
-def parse_skill(text: str, *, source: str, folder: str | None = None, role: str | None = None) -> Skill:
-    """Parse one ``SKILL.md``. ``folder`` (when given) must equal the skill's name;
-    ``role`` is the role implied by where the file lives, if any."""
-    if not text.startswith("---"):
-        raise SkillError(f"{source}: no YAML front matter (the file must start with '---')")
-    head, sep, body = text[3:].partition("\n---")
-    if not sep:
-        raise SkillError(f"{source}: front matter is not closed by a '---' line")
+def _check_events(head: str, source: str) -> None:
+    """Reject anchors, aliases, tags and deep nesting before anything is built from ``head``."""
+    depth = 0
+    for event in yaml.parse(head, Loader=yaml.SafeLoader):
+        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
+            raise SkillError(f"{source}: front matter uses a YAML anchor or alias (&name, *name); not allowed")
+        if getattr(event, "tag", None) is not None:
+            raise SkillError(f"{source}: front matter uses a YAML tag ({event.tag}); not allowed")  # type: ignore[attr-defined]
+        if isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise SkillError(f"{source}: front matter is nested more than {MAX_DEPTH} levels deep")
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
+
+
+def front_matter(head: str, source: str) -> dict[str, Any]:
+    """The front matter mapping, parsed safely (see the module docstring)."""
+    if len(head) > MAX_FRONT_MATTER_CHARS:
+        raise SkillError(f"{source}: front matter too large ({len(head):,} characters;"
+                         f" at most {MAX_FRONT_MATTER_CHARS:,})")
     try:
+        _check_events(head, source)
         meta = yaml.safe_load(head) or {}
     except yaml.YAMLError as exc:
         raise SkillError(f"{source}: front matter is not valid YAML ({exc})") from None
     if not isinstance(meta, dict):
         raise SkillError(f"{source}: front matter must be a mapping")
+    return meta
+
+
+def parse_skill(text: str, *, source: str, folder: str | None = None, role: str | None = None,
+                file: str | None = None) -> Skill:
+    """Parse one ``SKILL.md``. ``folder`` (when given) must equal the skill's name;
+    ``role`` is the role implied by where the file lives, if any; errors name ``file``
+    (default: ``source``)."""
+    label = file or source
+    if not text.startswith("---"):
+        raise SkillError(f"{label}: no YAML front matter (the file must start with '---')")
+    head, sep, body = text[3:].partition("\n---")
+    if not sep:
+        raise SkillError(f"{label}: front matter is not closed by a '---' line")
+    meta = front_matter(head, label)
     name, description = meta.get("name"), meta.get("description")
     if not isinstance(name, str) or not _NAME.match(name) or len(name) > 64:
-        raise SkillError(f"{source}: 'name' must be lowercase letters, digits and hyphens, got {name!r}")
+        raise SkillError(f"{label}: 'name' must be lowercase letters, digits and hyphens, got {name!r}")
     if folder is not None and name != folder:
-        raise SkillError(f"{source}: name {name!r} differs from its folder {folder!r}")
+        raise SkillError(f"{label}: name {name!r} differs from its folder {folder!r}")
     if not isinstance(description, str) or not description.strip():
-        raise SkillError(f"{source}: 'description' is required")
+        raise SkillError(f"{label}: 'description' is required")
     extra = meta.get("metadata") or {}
     if not isinstance(extra, dict):
-        raise SkillError(f"{source}: 'metadata' must be a mapping")
-    declared = str(extra.get("role", role or "any")).lower()
+        raise SkillError(f"{label}: 'metadata' must be a mapping")
+    declared = extra.get("role", role or "any")
+    declared = declared.lower() if isinstance(declared, str) else repr(declared)[:40]
     if declared not in (*ROLES, "any"):
-        raise SkillError(f"{source}: role must be buyer, merchant or any, got {declared!r}")
+        raise SkillError(f"{label}: role must be buyer, merchant or any, got {declared!r}")
     if role is not None and declared not in (role, "any"):
-        raise SkillError(f"{source}: declares role {declared!r} but lives under {role}/")
-    always = str(extra.get("always", "false")).strip().lower() in {"true", "yes", "1"}
+        raise SkillError(f"{label}: declares role {declared!r} but lives under {role}/")
+    always = extra.get("always", False)
+    always = always is True or (isinstance(always, str | int) and str(always).strip().lower() in {"true", "yes", "1"})
     return Skill(name=name, description=" ".join(description.split()), role=role or declared,
-                 body=body.lstrip("-").strip("\n"), keywords=_words(extra.get("keywords")),
-                 tools=_words(extra.get("tools")), always=always, source=source)
+                 body=body.lstrip("-").strip("\n"), keywords=_words(extra.get("keywords"), label, "keywords"),
+                 tools=_words(extra.get("tools"), label, "tools"), always=always, source=source)
 
 
 def builtin_root() -> Traversable:
@@ -137,10 +185,29 @@ def _skill_files(root: Traversable, depth: int = 0) -> Iterator[tuple[Traversabl
                 yield from _skill_files(child, depth + 1)
 
 
+def read_skill_text(file: Traversable, source: str) -> str:
+    """The text of a ``SKILL.md``: bounded in size, UTF-8; errors name ``source``."""
+    try:
+        if isinstance(file, Path) and file.stat().st_size > MAX_SKILL_BYTES:
+            raise SkillError(f"{source}: too large (more than {MAX_SKILL_BYTES:,} bytes)")
+        data = file.read_bytes()
+    except OSError as exc:
+        raise SkillError(f"{source}: cannot read ({exc.strerror or exc})") from None
+    if len(data) > MAX_SKILL_BYTES:
+        raise SkillError(f"{source}: too large (more than {MAX_SKILL_BYTES:,} bytes)")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SkillError(f"{source}: not UTF-8 text (byte {exc.start})") from None
+
+
 def _load_dir(root: Traversable, source: str) -> list[Skill]:
-    return [parse_skill(f.read_text(encoding="utf-8"), source=f"{source}/{role + '/' if role else ''}{folder}",
-                        folder=folder, role=role)
-            for f, folder, role in _skill_files(root)]
+    skills = []
+    for f, folder, role in _skill_files(root):
+        where = f"{source}/{role + '/' if role else ''}{folder}"
+        file = f"{where}/{SKILL_FILE}"
+        skills.append(parse_skill(read_skill_text(f, file), source=where, folder=folder, role=role, file=file))
+    return skills
 
 
 @cache
@@ -159,7 +226,8 @@ def load_skills(extra_dirs: Iterable[str | Path] = (), *, builtin: bool = True) 
         if not path.is_dir():
             raise SkillError(f"skills folder {path} does not exist")
         if (path / SKILL_FILE).is_file():  # a single skill folder
-            skills = [parse_skill((path / SKILL_FILE).read_text(encoding="utf-8"), source=str(path))]
+            file = str(path / SKILL_FILE)
+            skills = [parse_skill(read_skill_text(path / SKILL_FILE, file), source=str(path), file=file)]
         else:
             skills = _load_dir(path, str(path))
         for s in skills:
