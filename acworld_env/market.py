@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from .cip import Outcome, Platform
 from .vcp import Envelope, Role, VCPAction, parse_action
+from .vcp.union import TERMINAL_KINDS, plain_record
 from .world import CommitLog, TransitionError, World
 
 if TYPE_CHECKING:
@@ -20,6 +21,8 @@ if TYPE_CHECKING:
 
 MARKET_ACTOR = "market"
 """The system actor that commits scheduled market events."""
+ACTOR_FINISHED = "actor_finished"
+"""Rejection code for any action from an actor after its accepted terminal action."""
 
 
 @dataclass
@@ -156,11 +159,14 @@ class Market:
         kind = action.kind if parsed else None
         vid = f"val-{self.seq:05d}"
         replay = self.platform.idempotent_replay(envelope, action) if parsed else None
-        if isinstance(replay, dict):
+        if isinstance(replay, dict):  # a retry of an accepted request, even one made before finishing
             return self._record_replay(envelope, action, replay, vid, meta)
-        if replay is not None:  # an idempotency conflict
-            outcome_accepted, code, message = False, replay.code, replay.message
-            outcome = None
+        refusal = self._finished_refusal(actor)
+        if refusal is None and replay is not None:  # an idempotency conflict
+            refusal = (replay.code, replay.message)
+        outcome: Outcome | None = None
+        if refusal is not None:
+            outcome_accepted, (code, message) = False, refusal
         else:
             outcome = self.platform.validate(self.world.state, envelope, action)
             outcome_accepted, code, message = outcome.accepted, outcome.code, outcome.message
@@ -198,6 +204,17 @@ class Market:
         })
         return step
 
+    def _finished_refusal(self, actor: str) -> tuple[str, str] | None:
+        """``(code, message)`` refusing any new action from an actor whose terminal action was accepted.
+
+        Only an exact retry of a request accepted earlier (same idempotency key and payload) is
+        still answered, from the store, as a replay: it commits nothing and is not a new action.
+        """
+        if actor not in self.finished:
+            return None
+        return (ACTOR_FINISHED, f"{actor} already finished its episode with a terminal action "
+                                f"({', '.join(sorted(TERMINAL_KINDS))}); no further actions are accepted")
+
     def _record_replay(self, envelope: Envelope, action: VCPAction, original: dict, vid: str,
                        meta: dict[str, Any] | None) -> StepResult:
         validation = {"validation_id": vid, "envelope_id": envelope.envelope_id, "actor": envelope.actor,
@@ -224,15 +241,10 @@ def _last_proposal_seq(commits: list[dict]) -> int:
 
 
 def _raw_repr(raw: Any) -> dict:
-    """A JSON-safe record of input that could not be parsed."""
-    if isinstance(raw, dict):
-        try:
-            import json
-
-            json.dumps(raw, allow_nan=False, sort_keys=True, ensure_ascii=False).encode("utf-8")
-            return {"unparsed": raw}
-        except (TypeError, ValueError, RecursionError):  # not canonical JSON: keep a bounded repr
-            pass
+    """A JSON-safe, bounded record of input that could not be parsed. Never raises."""
+    plain = plain_record(raw) if isinstance(raw, dict | VCPAction) else None
+    if plain is not None:
+        return {"unparsed": plain}
     if isinstance(raw, str):
         text = raw[:2000]
     else:
@@ -240,5 +252,8 @@ def _raw_repr(raw: Any) -> dict:
 
         bounded = reprlib.Repr()
         bounded.maxlevel, bounded.maxstring, bounded.maxother = 4, 2000, 200
-        text = bounded.repr(raw)
+        try:
+            text = bounded.repr(raw)
+        except Exception:  # e.g. an integer too long to print, or a hostile __repr__
+            text = f"<unprintable {type(raw).__name__}>"
     return {"unparsed": text[:2000].encode("utf-8", "replace").decode("utf-8")}

@@ -7,7 +7,7 @@ import math
 from dataclasses import dataclass
 from typing import Annotated, Any, Union
 
-from pydantic import Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
 from .aftersales import AFTERSALES
 from .authoring import AUTHORING
@@ -23,11 +23,20 @@ ACTION_TYPES: tuple[type[VCPAction], ...] = (
 )
 TOOLS: dict[str, type[VCPAction]] = {t.model_fields["kind"].default: t for t in ACTION_TYPES}
 """Every action type by its ``kind`` tag."""
+TERMINAL_KINDS: frozenset[str] = frozenset(k for k, t in TOOLS.items() if t.terminal)
+"""Kinds that, once accepted, end the actor's episode (after one, every action is refused)."""
 
 Action = Annotated[Union[ACTION_TYPES], Field(discriminator="kind")]  # noqa: UP007
 ACTION_ADAPTER: TypeAdapter[VCPAction] = TypeAdapter(Action)
 
 MAX_ACTION_BYTES = 16_384
+"""Largest action, in bytes of JSON (and in characters of a JSON string)."""
+MAX_NESTING = 32
+"""Deepest nesting of objects and lists an action may have (the action object itself is level 1)."""
+MAX_INT_DIGITS = 100
+"""Most decimal digits an integer may have; larger ones are refused before Python converts them."""
+_INT_LIMIT = 10**MAX_INT_DIGITS
+_NUMBER_RULE = f"numbers must be finite, with at most {MAX_INT_DIGITS} digits"
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,64 +47,168 @@ class ParseError:
     message: str
 
 
+class _Refused(Exception):
+    """Raised inside the JSON decoder's hooks and the data walk; carries the rejection."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.error = ParseError(code, message)
+
+
 def tools_for(role: Role | str) -> list[type[VCPAction]]:
     """The action types a role may use, queries first."""
     role = Role(role)
     return [t for t in ACTION_TYPES if role in t.roles]
 
 
-def _has_bad_number(obj: Any) -> bool:
-    if isinstance(obj, float):
-        return math.isnan(obj) or math.isinf(obj)
-    if isinstance(obj, dict):
-        return any(_has_bad_number(v) for v in obj.values())
-    if isinstance(obj, list):
-        return any(_has_bad_number(v) for v in obj)
-    return False
+def _json_int(text: str) -> int:
+    """``parse_int`` hook: refuse an over-long integer before ``int()`` sees it (and raises)."""
+    if len(text.lstrip("-")) > MAX_INT_DIGITS:
+        raise _Refused("bad_number", f"an integer of {len(text.lstrip('-'))} digits; {_NUMBER_RULE}")
+    return int(text)
+
+
+def _json_constant(name: str) -> float:
+    """``parse_constant`` hook: ``NaN``, ``Infinity`` and ``-Infinity`` are refused."""
+    raise _Refused("bad_number", f"{name} is not allowed; {_NUMBER_RULE}")
+
+
+def _load_json(text: str) -> Any:
+    """Decode a JSON action with bounded numbers; raises :class:`_Refused`."""
+    try:
+        return json.loads(text, parse_int=_json_int, parse_constant=_json_constant)
+    except json.JSONDecodeError as exc:
+        raise _Refused("malformed_json", f"action is not valid JSON: {exc.msg} at position {exc.pos}") from None
+    except RecursionError:
+        raise _Refused("malformed_json", f"action is nested too deeply; the limit is {MAX_NESTING} levels") from None
+    except ValueError as exc:  # any other decoder complaint
+        raise _Refused("malformed_json", f"action is not valid JSON: {str(exc)[:200]}") from None
+
+
+def _leaf(value: Any) -> Any:
+    """A plain JSON scalar equal to ``value`` (subclasses of str, int and float become exact types)."""
+    if value is None or value is True or value is False:
+        return value
+    if isinstance(value, str):
+        return str.__str__(value)
+    if isinstance(value, int):
+        if not -_INT_LIMIT < value < _INT_LIMIT:
+            raise _Refused("bad_number", f"an integer of more than {MAX_INT_DIGITS} digits; {_NUMBER_RULE}")
+        return int.__index__(value)
+    if isinstance(value, float):
+        if math.isnan(value) or math.isinf(value):
+            raise _Refused("bad_number", f"NaN or infinite numbers are not allowed; {_NUMBER_RULE}")
+        return float.__float__(value)
+    raise _Refused("malformed_action", f"a value of type {type(value).__name__} is not JSON data")
+
+
+def _plain(raw: Any, nested_code: str) -> Any:
+    """A plain-JSON copy of ``raw`` (dicts with string keys, lists, scalars); raises :class:`_Refused`.
+
+    Iterative and bounded: nesting deeper than :data:`MAX_NESTING` is refused with ``nested_code``
+    (which also ends cycles), and more than :data:`MAX_ACTION_BYTES` values or characters is
+    ``oversized`` (which also ends small graphs of shared lists that expand enormously).
+    """
+    budget = MAX_ACTION_BYTES
+    root: list[Any] = [None]
+    stack: list[tuple[Any, list[Any] | dict[str, Any], Any, int]] = [(raw, root, 0, 1)]
+    while stack:
+        value, parent, slot, depth = stack.pop()
+        budget -= 1 + (len(value) if isinstance(value, str) else 0)
+        if budget < 0:
+            raise _Refused("oversized", f"action exceeds {MAX_ACTION_BYTES} bytes (the limit)")
+        if isinstance(value, dict | list | tuple):
+            if depth > MAX_NESTING:
+                raise _Refused(nested_code, f"action is nested more than {MAX_NESTING} levels deep "
+                                            f"(or refers to itself); the limit is {MAX_NESTING}")
+            if isinstance(value, dict):
+                copy: dict[str, Any] | list[Any] = {}
+                for key, item in value.items():
+                    if not isinstance(key, str):
+                        raise _Refused("malformed_action", "action is not a JSON object with string keys "
+                                                           f"(found a {type(key).__name__} key)")
+                    budget -= len(key)
+                    stack.append((item, copy, str.__str__(key), depth + 1))
+            else:
+                copy = [None] * len(value)
+                stack.extend((item, copy, i, depth + 1) for i, item in enumerate(value))
+            parent[slot] = copy
+        else:
+            parent[slot] = _leaf(value)
+    return root[0]
 
 
 def _unencodable(obj: Any) -> ParseError | None:
-    """Why ``obj`` cannot become canonical JSON (deep nesting, non-string keys, invalid text, too
-    large), or None."""
+    """Why plain data ``obj`` cannot become canonical JSON (invalid text, too large), or None."""
     try:
-        size = len(json.dumps(obj, sort_keys=True, ensure_ascii=False, default=str).encode("utf-8"))
-    except RecursionError:
-        return ParseError("malformed_action", "action is nested too deeply")
+        size = len(json.dumps(obj, sort_keys=True, ensure_ascii=False).encode("utf-8"))
     except UnicodeEncodeError:
         return ParseError("invalid_text", "action text is not valid Unicode (lone surrogate)")
-    except (TypeError, ValueError) as exc:
-        return ParseError("malformed_action", f"action is not a JSON object with string keys ({exc})")
+    except (TypeError, ValueError, RecursionError) as exc:
+        return ParseError("malformed_action", f"action is not plain JSON data ({str(exc)[:200]})")
     if size > MAX_ACTION_BYTES:
         return ParseError("oversized", f"action exceeds {MAX_ACTION_BYTES} bytes")
     return None
 
 
+def _dumped(model: VCPAction) -> Any:
+    """A model instance's field values, to be validated again as if they had arrived as a dict."""
+    try:
+        return BaseModel.model_dump(model, mode="python", warnings=False)
+    except Exception as exc:  # a subclass or a model_construct object may hold anything
+        raise _Refused("malformed_action", f"action object could not be read: {type(exc).__name__}") from None
+
+
+def plain_record(raw: Any) -> dict[str, Any] | None:
+    """A bounded, plain-JSON copy of a dict or action object, for a lineage record; None if it has none.
+
+    Never raises: input too large, too deep, cyclic, with odd numbers or values yields None.
+    """
+    try:
+        data = _plain(_dumped(raw) if isinstance(raw, VCPAction) else raw, "malformed_action")
+    except _Refused:
+        return None
+    if not isinstance(data, dict) or _unencodable(data) is not None:
+        return None
+    return data
+
+
 def parse_action(raw: Any) -> VCPAction | ParseError:
-    """Read an action given as a model, a dict or a JSON string. Never raises."""
-    if isinstance(raw, VCPAction):
-        problem = _unencodable(raw.model_dump(mode="json"))
-        return raw if problem is None else problem
-    if isinstance(raw, bytes | bytearray):
-        raw = raw.decode("utf-8", errors="replace")
-    if isinstance(raw, str):
-        if len(raw) > MAX_ACTION_BYTES:
-            return ParseError("oversized", f"action is {len(raw)} characters; the limit is {MAX_ACTION_BYTES}")
-        try:
-            raw = json.loads(raw)
-        except json.JSONDecodeError as exc:
-            return ParseError("malformed_json", f"action is not valid JSON: {exc.msg} at position {exc.pos}")
-        except RecursionError:
-            return ParseError("malformed_json", "action is nested too deeply")
-    if not isinstance(raw, dict):
-        return ParseError("malformed_action", f"an action must be a JSON object, got {type(raw).__name__}")
-    problem = _unencodable(raw)
+    """Read an action given as a model, a dict or a JSON string into its canonical class. Never raises.
+
+    A model instance is not trusted as it is: a subclass (say, one widening ``roles``) or an
+    object made with ``model_construct`` (skipping every constraint) is dumped and validated again
+    through the canonical union, so only the union's own classes, validated, reach the platform.
+    """
+    try:
+        if isinstance(raw, VCPAction):
+            data = _plain(_dumped(raw), "malformed_action")
+        elif isinstance(raw, str | bytes | bytearray):
+            if len(raw) > MAX_ACTION_BYTES:
+                return ParseError("oversized", f"action is {len(raw)} characters; the limit is {MAX_ACTION_BYTES}")
+            text = raw.decode("utf-8", errors="replace") if isinstance(raw, bytes | bytearray) else raw
+            data = _load_json(text)
+            if isinstance(data, dict):
+                data = _plain(data, "malformed_json")
+        elif isinstance(raw, dict):
+            data = _plain(raw, "malformed_action")
+        else:
+            data = raw
+    except _Refused as refused:
+        return refused.error
+    if not isinstance(data, dict):
+        return ParseError("malformed_action", f"an action must be a JSON object, got {type(data).__name__}")
+    problem = _unencodable(data)
     if problem is not None:
         return problem
+    return _validate(data)
+
+
+def _validate(raw: dict[str, Any]) -> VCPAction | ParseError:
+    """Validate plain data through the canonical union, naming the first problem with a code."""
     kind = raw.get("kind")
     if not isinstance(kind, str) or kind not in TOOLS:
         return ParseError("unknown_tool", f"unknown action kind {kind!r}")
-    if _has_bad_number(raw):
-        return ParseError("bad_number", "NaN or infinite numbers are not allowed")
     try:
         return ACTION_ADAPTER.validate_python(raw)
     except ValidationError as exc:
