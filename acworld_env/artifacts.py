@@ -13,10 +13,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .lineage_check import lineage_problems
 from .trace import TraceError, read_trace, verify_trace
 from .world import CommitLog, LogError, ReplayError, reconstruct
 
 RUN_FILE, TRACE_FILE, LOG_FILE = "run.json", "trace.jsonl", "commits.sqlite"
+
+
+def read_json_file(path: Path) -> Any:
+    """A JSON file's value; a file nested too deeply to parse is a ``ValueError``, not a ``RecursionError``."""
+    text = Path(path).read_text(encoding="utf-8")
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError(f"{Path(path).name} is nested too deeply to be an artifact") from None
 
 
 def save_run(market: Any, out_dir: str | Path, **extra: Any) -> Path:
@@ -31,7 +41,10 @@ def save_run(market: Any, out_dir: str | Path, **extra: Any) -> Path:
         log.set_meta("initial_state", world.initial_state)
         validations = [r["validation"] for r in market.trace.records if r["commit"] is not None]
         log.append_many(world.commits, validations)
+        log.seal()
         log.close()
+    else:
+        world.log.seal()
     market.trace.write(out / TRACE_FILE)
     run = {
         "state_digest": world.state_digest(), "event_digest": world.event_digest,
@@ -47,15 +60,19 @@ def save_task_run(market: Any, task: Any, score: Any, out_dir: str | Path, *, se
     """Write a task episode's complete artifacts: the run (see :func:`save_run`), ``task.json`` and
     ``score.json``. Every writer (command line, env recorder, runners) goes through here."""
     from .scoring import score_json
+    from .tasks.anchor import task_hash
 
-    path = save_run(market, out_dir, task_id=task.task_id, seed=seed, **extra)
+    path = save_run(market, out_dir, task_id=task.task_id, task_hash=task_hash(task), seed=seed, **extra)
     (path / "task.json").write_text(task.model_dump_json(indent=1) + "\n")
     (path / "score.json").write_text(score_json(score))
     return path
 
 
 def read_log(log_path: Path) -> tuple[dict | None, list[dict], dict[str, dict]]:
-    """``(initial state, commits, validations)`` of a saved commit log, opened read-only."""
+    """``(initial state, commits, validations)`` of a saved commit log, opened read-only.
+
+    Reading leaves nothing behind in the run's folder (no ``-wal`` or ``-shm`` files).
+    """
     log = CommitLog(log_path, readonly=True)
     try:
         return log.get_meta("initial_state"), log.commits(), log.validations()
@@ -79,10 +96,10 @@ def verify_run(run_dir: str | Path) -> Verification:
     """Reconstruct a run and check digests, validation citations and the trace chain. Never raises."""
     path = Path(run_dir)
     try:
-        run = json.loads((path / RUN_FILE).read_text())
+        run = read_json_file(path / RUN_FILE)
     except FileNotFoundError:
         return Verification(path, False, f"missing artifact {RUN_FILE}")
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+    except ValueError as exc:  # not JSON, not UTF-8, or nested too deeply
         return Verification(path, False, f"{RUN_FILE} is not valid JSON ({exc})")
     if not isinstance(run, dict):
         return Verification(path, False, f"{RUN_FILE} is not a JSON object")
@@ -95,12 +112,15 @@ def verify_run(run_dir: str | Path) -> Verification:
         rebuilt = reconstruct(initial, commits, validations)
         records = read_trace(path / TRACE_FILE)
         trace_digest = verify_trace(records)
+        lineage = lineage_problems(records, commits, validations, run.get("proposals"))
     except FileNotFoundError as exc:
         return Verification(path, False, f"missing artifact {Path(exc.filename or '').name}")
     except TraceError as exc:
         return Verification(path, False, str(exc) if TRACE_FILE in str(exc) else f"{TRACE_FILE}: {exc}")
     except (ReplayError, LogError) as exc:
         return Verification(path, False, str(exc))
+    except RecursionError:
+        return Verification(path, False, "malformed artifact: a value is nested too deeply")
     except (KeyError, TypeError, AttributeError, ValueError, sqlite3.Error) as exc:
         return Verification(path, False, f"malformed artifact: {type(exc).__name__}: {exc}")
     stored, recorded = len(commits), run.get("commits")
@@ -123,6 +143,7 @@ def verify_run(run_dir: str | Path) -> Verification:
         if rec["actor"] != c["actor"]:
             checks.append((False, f"commit {c['seq']}: actor binding broken"))
             break
+    checks.extend((False, p) for p in lineage)
     for ok, msg in checks:
         if not ok:
             return Verification(path, False, msg, len(commits))

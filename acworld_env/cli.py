@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import typer
 
-from .cli_common import console, runs_or_exit
+from .cli_common import console
 
 app = typer.Typer(help="acworld: the verifiable environment in which AI agents buy and sell.",
                   no_args_is_help=True, add_completion=False)
@@ -36,21 +37,68 @@ def demo(out: Path = typer.Option(Path("runs/demo"), "--out", help="Where to wri
 
 
 @app.command()
-def verify(run_dir: Path = typer.Argument(..., help="A run directory, or a folder of runs.")) -> None:
-    """Reconstruct every run under RUN_DIR and check its digests and validation citations."""
-    from .artifacts import verify_run
+def verify(
+    run_dir: Path = typer.Argument(..., help="A run, an evaluation folder, or a folder holding either."),
+    suite: Path = typer.Option(None, "--suite", help="JSONL file of the task specs the runs claim (for your own "
+                               "tasks); default: the installed suites."),
+    expect: str = typer.Option(None, "--expect", help="The published root digest the folder must reproduce."),
+) -> None:
+    """Check everything that sets a score: every run reconstructs digest for digest, its trace and commit log
+    agree, its task is the published one, its score rescoring byte for byte; for an evaluation also its
+    manifest (no run missing or added), summary.json, results.csv and root digest. Writes nothing.
 
-    runs = runs_or_exit(run_dir)
-    failed = 0
-    for path in runs:
-        v = verify_run(path)
-        failed += not v.ok
-        status = "ok  " if v.ok else "FAIL"
-        console.print(f"{status} {path}  commits={v.commits}  {v.message if not v.ok else v.event_digest[:16]}",
+    Exit status: 0 when everything verifies, 1 when anything fails, 2 for usage errors.
+    """
+    from .eval.audit import audit_eval, audit_runs
+    from .tasks.anchor import AnchorError, SuiteIndex
+
+    audits = _audit_targets(run_dir)
+    if expect is not None and len(audits) != 1:
+        console.print(f"error: --expect needs exactly one evaluation, found {len(audits)} under {run_dir}",
                       markup=False)
-    console.print(f"{len(runs) - failed}/{len(runs)} runs verified")
-    if failed:
+        raise typer.Exit(2)
+    try:
+        index = SuiteIndex(suite)
+    except AnchorError as exc:
+        console.print(f"error: {exc}", markup=False)
+        raise typer.Exit(2) from None
+    failed = total = bad_runs = 0
+    for kind, target in audits:
+        audit = (audit_eval(target, index=index, expect=expect) if kind == "eval"
+                 else audit_runs(target, index=index, expect=expect, root=run_dir))
+        for r in audit.runs:
+            total += 1
+            bad_runs += not r.ok
+            status = {"scored": "ok      ", "unscored": "unscored", "failed": "FAIL    "}[r.status]
+            detail = f"score={r.score['score']:.3f}" if r.score else r.message
+            console.print(f"{status} {r.path}  {detail}", markup=False)
+        for problem in audit.problems:
+            console.print(f"FAIL     {audit.root}: {problem}", markup=False)
+        failed += len(audit.problems)
+        label = audit.root if kind == "eval" else run_dir
+        console.print(f"root digest {audit.root_digest}  ({label})", markup=False)
+    console.print(f"{total - bad_runs}/{total} runs verified"
+                  + (f", {failed} folder problem(s)" if failed else ""), markup=False)
+    if failed or bad_runs:
         raise typer.Exit(1)
+
+
+def _audit_targets(root: Path) -> list[tuple[str, Any]]:
+    """Evaluation folders (with a manifest or a summary) under ``root``, and the loose runs outside them."""
+    from .artifacts import find_runs
+
+    if not root.exists():
+        console.print(f"error: {root} does not exist", markup=False)
+        raise typer.Exit(2)
+    evals = sorted({p.parent for pattern in ("manifest.json", "summary.json") for p in root.rglob(pattern)})
+    loose = [r for r in find_runs(root) if not any(e in r.parents for e in evals)]
+    targets: list[tuple[str, Any]] = [("eval", e) for e in evals]
+    if loose:
+        targets.append(("runs", loose))
+    if not targets:
+        console.print(f"error: no run (run.json) or evaluation (manifest.json) under {root}", markup=False)
+        raise typer.Exit(2)
+    return targets
 
 
 def _register_subcommands() -> None:

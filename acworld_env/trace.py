@@ -51,6 +51,10 @@ def read_trace(path: str | Path) -> list[dict[str, Any]]:
                 records.append(json.loads(line))
             except json.JSONDecodeError as exc:
                 raise TraceError(f"{path}: line {lineno}: not JSON ({exc.msg})") from exc
+            except RecursionError:
+                raise TraceError(f"{path}: line {lineno}: nested too deeply to be a trace record") from None
+            if not isinstance(records[-1], dict):
+                raise TraceError(f"{path}: line {lineno}: not a JSON object")
     return records
 
 

@@ -64,8 +64,15 @@ def eval_command(
     ray_cpus: float = typer.Option(1.0, "--ray-cpus", min=0.001, help="CPUs Ray reserves per run "
                                    "(a fraction such as 0.1 suits model-bound policies)."),
     quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
+    allow_unscored: bool = typer.Option(False, "--allow-unscored", help="Exit 0 even when some runs could "
+                                        "not be scored (by default that exits 1)."),
 ) -> None:
-    """Evaluate a policy on an environment's tasks; write artifacts, summary.json and results.csv."""
+    """Evaluate a policy on an environment's tasks; write artifacts, manifest.json, summary.json and results.csv.
+
+    Exit status: 0 when every run is scored; 1 when any run is unscored (unless --allow-unscored);
+    2 for usage and input errors (unknown environment or policy, an --out in use or not writable);
+    130 after Ctrl-C.
+    """
     from .ray_backend import BackendUnavailable
     from .runner import EvalConfig, EvalInterrupted, run_eval
 
@@ -75,20 +82,28 @@ def eval_command(
                         address=address, ray_cpus_per_run=ray_cpus,
                         policy_options=_llm_options(policy, base_url, api_key_file, cache_dir, timeout,
                                                     max_retries, skills_dir))
+    notes: list[str] = []
     try:
-        summary = run_eval(config, progress=not quiet)
+        summary = run_eval(config, progress=not quiet, notes=notes)
     except EvalInterrupted as stop:
         s = stop.summary
         console.print(f"interrupted: {s['scored']} scored and {s['unscored']} unscored runs kept, "
                       f"{s['missing']} not run; summary in {out}/. Continue with the same command and --resume.",
                       markup=False)
         raise typer.Exit(INTERRUPTED_EXIT) from None
-    except (BackendUnavailable, KeyError, ValueError) as exc:
+    except (BackendUnavailable, KeyError, ValueError) as exc:  # OutputInUse is a ValueError
         console.print(f"error: {exc.args[0] if isinstance(exc, KeyError) and exc.args else exc}", markup=False)
         raise typer.Exit(2) from None
+    finally:
+        for note in notes:
+            console.print(f"note: {note}", markup=False)
     _print_summary(summary, env_id, policy, out)
-    console.print(f"Results in {out}/ (summary.json, results.csv, runs/); check with: acworld verify {out}",
-                  markup=False)
+    root = summary["root_digest"]
+    console.print(f"Root digest {root}", markup=False)
+    console.print(f"Results in {out}/ (manifest.json, summary.json, results.csv, runs/); check with: "
+                  f"acworld verify {out} --expect {root}", markup=False)
+    if summary["unscored"] and not allow_unscored:
+        raise typer.Exit(1)
 
 
 def report_command(

@@ -55,7 +55,7 @@ def failure_reason(exc: BaseException) -> str:
     return " ".join(f"{kind}: {exc}".split())[:2000]
 
 
-def execute_run(run: RunSpec, *, run_dir: Path, factory: PolicyFactory, policy_name: str, env_id: str,
+def execute_run(run: RunSpec, *, run_dir: Path, factory: PolicyFactory, extra: dict[str, Any],
                 stop: threading.Event | None = None) -> RunOutcome:
     """Run ``run`` into ``run_dir`` (cleared first); never raises except on ``KeyboardInterrupt``."""
     start, started_at = time.perf_counter(), time.time()
@@ -65,15 +65,15 @@ def execute_run(run: RunSpec, *, run_dir: Path, factory: PolicyFactory, policy_n
             shutil.rmtree(run_dir)
         policy = factory(run.task, run.seed)
         rollout = run_episode(run.task, policy, seed=run.seed, out_dir=run_dir,
-                              extra={"policy": policy_name, "env_id": env_id},
+                              extra=extra,
                               should_stop=stop.is_set if stop is not None else None)
     except Interrupted:
-        _mark_unscored(run, run_dir, "interrupted: the evaluation was stopped while this run was in flight")
         outcome.reason = "interrupted"
+        _mark_unscored(run, run_dir, outcome.reason, {})
     except Exception as exc:  # noqa: BLE001  (any failure of the run is recorded, never dropped)
         outcome.reason = failure_reason(exc)
         outcome.usage = usage_from_trace(getattr(exc, "partial_records", []), run.task.actor)
-        _mark_unscored(run, run_dir, outcome.reason)
+        _mark_unscored(run, run_dir, outcome.reason, outcome.usage)
     else:
         outcome.status = "scored"
         outcome.score = rollout.score.to_dict()
@@ -82,8 +82,11 @@ def execute_run(run: RunSpec, *, run_dir: Path, factory: PolicyFactory, policy_n
     return outcome
 
 
-def _mark_unscored(run: RunSpec, run_dir: Path, reason: str) -> None:
+def _mark_unscored(run: RunSpec, run_dir: Path, reason: str, usage: dict[str, float]) -> None:
     """Leave only ``unscored.json`` in the folder: partial artifacts must not look like a run.
+
+    It records the reason (``interrupted`` when the evaluation was stopped while the run was in
+    flight) and the model usage the run had already spent.
 
     The reason also goes to ``results.csv`` and ``summary.json``, so a folder that cannot be
     written (a full disk) does not lose it.
@@ -93,7 +96,8 @@ def _mark_unscored(run: RunSpec, run_dir: Path, reason: str) -> None:
             shutil.rmtree(run_dir)
         run_dir.mkdir(parents=True, exist_ok=True)
         (run_dir / UNSCORED_FILE).write_text(json.dumps(
-            {"task_id": run.task.task_id, "repeat": run.repeat, "seed": run.seed, "reason": reason},
+            {"task_id": run.task.task_id, "repeat": run.repeat, "seed": run.seed, "reason": reason,
+             "usage": usage},
             sort_keys=True) + "\n")
     except OSError:
         pass

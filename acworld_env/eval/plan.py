@@ -8,12 +8,12 @@ folder ``<task>__r<k>`` and the episode seed ``seed + k``.
 from __future__ import annotations
 
 import fnmatch
-import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..artifacts import LOG_FILE, RUN_FILE, TRACE_FILE
+from ..artifacts import LOG_FILE, RUN_FILE, TRACE_FILE, read_json_file
 from ..tasks.spec import TaskSpec
 from ..tasks.suites import load_suite
 
@@ -48,9 +48,22 @@ def suite_name(env_id: str) -> str:
     return versions[-1] if versions else env_id
 
 
+SAFE_TASK_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]{0,127}(/[A-Za-z0-9][A-Za-z0-9_.+-]{0,127}){0,15}")
+"""Task ids are slash-separated segments of letters, digits and ``_ . + -``, none starting with a dot."""
+
+
 def run_dir_name(task_id: str) -> str:
-    """A task id as a folder name."""
+    """A task id as a folder name; an id that is not safe (``..``, ``/abs``, ``a\\b``) raises ValueError."""
+    if not isinstance(task_id, str) or not SAFE_TASK_ID.fullmatch(task_id) or "__" in task_id:
+        raise ValueError(f"task id {task_id!r} is not safe to use as a folder name (allowed: segments of "
+                         "letters, digits, '_', '.', '+', '-' separated by '/', none starting with '.', no '__')")
     return task_id.replace("/", "__")
+
+
+def run_extra(env_id: str, policy: str, split: str, seed: int) -> dict[str, Any]:
+    """What every run of an evaluation records in ``run.json`` beside its digests: the policy, and the suite,
+    split and seed its task came from (so verification can find the published task)."""
+    return {"policy": policy, "env_id": env_id, "suite": suite_name(env_id), "split": split, "suite_seed": seed}
 
 
 def select_tasks(env_id: str, split: str, seed: int, pattern: str | None) -> list[TaskSpec]:
@@ -83,8 +96,8 @@ def read_kept(run: RunSpec, run_dir: Path, policy: str) -> dict[str, Any] | None
     if not all(f.is_file() for f in files):
         return None
     try:
-        meta = json.loads((run_dir / RUN_FILE).read_text())
-        score = json.loads((run_dir / "score.json").read_text())
+        meta = read_json_file(run_dir / RUN_FILE)
+        score = read_json_file(run_dir / "score.json")
     except (ValueError, OSError):
         return None
     if not isinstance(meta, dict) or not isinstance(score, dict):

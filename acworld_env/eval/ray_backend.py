@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..tasks.spec import TaskSpec
 from .execute import PolicyFactory, RunOutcome, execute_run, failure_reason, read_files
-from .plan import UNSCORED_FILE, RunSpec
+from .plan import UNSCORED_FILE, RunSpec, run_extra
 
 if TYPE_CHECKING:
     from .runner import EvalConfig
@@ -69,8 +69,8 @@ def ray_run(task_json: str, repeat: int, seed: int, name: str, config_json: str)
             outcome = RunOutcome(name, task.task_id, repeat, seed, "unscored", reason=failure_reason(exc))
             outcome.files = {UNSCORED_FILE: _unscored_json(run, outcome.reason)}
             return outcome
-        outcome = execute_run(run, run_dir=run_dir, factory=factory, policy_name=fields["policy"],
-                              env_id=fields["env_id"])
+        extra = run_extra(fields["env_id"], fields["policy"], fields["split"], fields["seed"])
+        outcome = execute_run(run, run_dir=run_dir, factory=factory, extra=extra)
         outcome.files = read_files(run_dir) if run_dir.exists() else {}
     return outcome
 
@@ -82,7 +82,7 @@ def _unscored_json(run: RunSpec, reason: str) -> bytes:
 
 def _config_json(config: EvalConfig) -> str:
     """The settings a worker needs to build the policy, as JSON (the output folder stays with the driver)."""
-    return json.dumps({"env_id": config.env_id, "policy": config.policy, "seed": config.seed,
+    return json.dumps({"env_id": config.env_id, "policy": config.policy, "seed": config.seed, "split": config.split,
                        "concurrency": config.concurrency, "policy_options": config.policy_options},
                       sort_keys=True)
 

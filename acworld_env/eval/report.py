@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..artifacts import read_json_file
 from ..scoring import STAGES
 from .plan import run_dir_name
 from .summary import LOSS_COLUMNS
@@ -69,7 +70,7 @@ def load_evaluation(path: str | Path, label: str | None = None) -> Evaluation:
         raise NotAnEvaluation(f"{root} is not an evaluation (no {' or '.join(missing)}); "
                               f"write one with: acworld eval ENV_ID --policy SPEC --out {root}")
     try:
-        summary = json.loads((root / "summary.json").read_text())
+        summary = read_json_file(root / "summary.json")
     except (ValueError, OSError) as exc:
         raise NotAnEvaluation(f"{root}/summary.json is not valid JSON ({exc})") from None
     if not isinstance(summary, dict):

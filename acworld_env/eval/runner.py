@@ -15,6 +15,7 @@ calls happen in its own thread, and LLM policies get ``concurrency`` slots per e
 from __future__ import annotations
 
 import copy
+import shutil
 import threading
 import time
 from collections.abc import Callable
@@ -23,15 +24,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..artifacts import read_json_file
 from ..policies.llm.spec import is_llm_spec
 from ..policies.specs import resolve_policy
+from ..tasks.anchor import SuiteIndex, task_hash
 from ..tasks.spec import TaskSpec
+from .audit import RunCheck, check_run
 from .execute import PolicyFactory, RunOutcome, execute_run, write_files
-from .plan import RunSpec, plan_runs, read_kept, run_dir_name, select_tasks, suite_name
+from .manifest import ManifestError, header_mismatch, read_manifest, run_entry, write_manifest
+from .out_lock import OutLock, OutputInUse, prepare_out
+from .plan import RunSpec, plan_runs, read_kept, run_dir_name, run_extra, select_tasks, suite_name
 from .progress import ProgressBar
 from .summary import result_row, summarise, write_summary
 
-__all__ = ["EvalConfig", "EvalInterrupted", "make_factory", "run_dir_name", "run_eval", "select_tasks",
+__all__ = ["EvalConfig", "EvalInterrupted", "OutputInUse", "make_factory", "run_dir_name", "run_eval", "select_tasks",
            "suite_name"]
 
 BACKENDS = ("local", "ray")
@@ -96,31 +102,53 @@ def make_factory(config: EvalConfig, probe: TaskSpec | None = None) -> PolicyFac
     return factory
 
 
-def run_eval(config: EvalConfig, *, progress: bool = True, factory: PolicyFactory | None = None) -> dict[str, Any]:
-    """Evaluate a policy on an environment's tasks; write artifacts, ``summary.json`` and ``results.csv``.
+def run_eval(config: EvalConfig, *, progress: bool = True, factory: PolicyFactory | None = None,
+             notes: list[str] | None = None) -> dict[str, Any]:
+    """Evaluate a policy on an environment's tasks; write artifacts, ``manifest.json``, ``summary.json`` and
+    ``results.csv``; return the summary (which carries the evaluation's ``root_digest``).
 
-    ``factory`` overrides the policy spec's factory (local backend only); it is how tests and
-    scripts evaluate a policy object that has no registered name.
+    The output folder is checked and locked before anything runs (a folder in use by another
+    evaluation, a file in its place or an unwritable one raise :class:`OutputInUse`). ``factory``
+    overrides the policy spec's factory (local backend only); it is how tests and scripts
+    evaluate a policy object that has no registered name. Messages for the user (a stale lock
+    taken over, runs kept from before) are appended to ``notes``.
     """
     if config.backend not in BACKENDS:
         raise ValueError(f"unknown backend {config.backend!r}; use one of {', '.join(BACKENDS)}")
     if config.concurrency < 1:
         raise ValueError(f"concurrency must be at least 1, got {config.concurrency}")
+    if config.backend == "ray" and factory is not None:
+        raise ValueError("a custom policy factory cannot be shipped to Ray; name the policy by its spec")
+    prepare_out(config.out)
+    lock = OutLock(config.out).acquire()
+    try:
+        if lock.took_over is not None and notes is not None:
+            who = f"pid {lock.took_over}" if lock.took_over > 0 else "an unreadable lock"
+            notes.append(f"took over a stale lock on {config.out} (left by {who}, no longer running)")
+        return _run_locked(config, progress=progress, factory=factory, notes=notes)
+    finally:
+        lock.release()
+
+
+def _run_locked(config: EvalConfig, *, progress: bool, factory: PolicyFactory | None,
+                notes: list[str] | None) -> dict[str, Any]:
     tasks = select_tasks(config.env_id, config.split, config.seed, config.tasks)
     if not tasks:
         raise ValueError(f"no task of {config.env_id} matches {config.tasks!r}")
     runs = plan_runs(tasks, seed=config.seed, repeats=config.repeats)
-    if config.backend == "ray" and factory is not None:
-        raise ValueError("a custom policy factory cannot be shipped to Ray; name the policy by its spec")
     if config.backend == "ray":
         from .ray_backend import require_ray
 
         require_ray()  # fail before anything runs when Ray is missing
     state = _State(config, runs)
+    state.adopt_previous()
     todo = [r for r in runs if not state.keep(r)]
+    if notes is not None:
+        notes.extend(state.notes())
     if todo and factory is None:
         factory = make_factory(config, todo[0].task)  # a policy that cannot be built fails here, before any run
-    state.bar = ProgressBar(len(runs), len(runs) - len(todo), enabled=progress)
+    state.write_manifest(final=False)
+    state.bar = ProgressBar(len(state.planned), len(state.planned) - len(todo), enabled=progress)
     state.bar.seed(list(state.rows.values()))
     start = time.perf_counter()
     state.started_at = time.time()
@@ -149,7 +177,7 @@ def _run_local(runs: list[RunSpec], config: EvalConfig, factory: PolicyFactory,
     pool = ThreadPoolExecutor(max_workers=config.concurrency, thread_name_prefix="acworld-run")
     futures: dict[Future[RunOutcome], RunSpec] = {
         pool.submit(execute_run, run, run_dir=config.out / "runs" / run.name, factory=factory,
-                    policy_name=config.policy, env_id=config.env_id, stop=stop): run
+                    extra=run_extra(config.env_id, config.policy, config.split, config.seed), stop=stop): run
         for run in runs}
     seen: set[Future[RunOutcome]] = set()
     try:
@@ -182,33 +210,88 @@ class _State:
     def __init__(self, config: EvalConfig, runs: list[RunSpec]) -> None:
         self.config = config
         self.runs = runs
+        self.planned: dict[str, Any] = {r.name: r for r in runs}
+        """Every run the summary describes: this plan, then runs kept from before outside it."""
         self.rows: dict[str, dict[str, Any]] = {}
         self.stages: dict[str, dict[str, float]] = {}
+        self.entries: dict[str, dict[str, Any]] = {}
         self.executed: list[RunOutcome] = []
+        self.kept_from_before: list[str] = []
+        self.resumed: list[str] = []
+        self.dropped: dict[str, str] = {}
         self.started_at = time.time()
         self.bar = ProgressBar(0, 0, enabled=False)
+        self.header = {"env_id": config.env_id, "suite": suite_name(config.env_id), "split": config.split,
+                       "seed": config.seed, "policy": config.policy, "repeats": config.repeats}
+        self.index = SuiteIndex()
 
-    def run_dir(self, run: RunSpec) -> Path:
-        return self.config.out / "runs" / run.name
+    def run_dir(self, run: RunSpec | str) -> Path:
+        return self.config.out / "runs" / (run if isinstance(run, str) else run.name)
+
+    def adopt_previous(self) -> None:
+        """Take stock of a folder written before: same evaluation, or refuse; keep verified runs outside
+        this plan (listed as kept), remove runs that fail verification (listed as dropped)."""
+        try:
+            manifest = read_manifest(self.config.out)
+        except ManifestError as exc:
+            raise ValueError(f"{exc}; choose another --out") from None
+        if manifest is not None:
+            clash = header_mismatch(manifest, self.header)
+            if clash:
+                raise ValueError(f"{self.config.out} holds another evaluation ({clash}); choose another --out")
+        runs_dir = self.config.out / "runs"
+        if not runs_dir.is_dir():
+            return
+        for path in sorted(p for p in runs_dir.iterdir() if p.is_dir()):
+            if path.name in self.planned:
+                continue
+            policy = _recorded_policy(path)
+            if policy not in (None, self.config.policy):
+                raise ValueError(f"{path} holds a run of policy {policy!r}, not {self.config.policy!r}: "
+                                 "choose another --out")
+            check = check_run(path, self.index)
+            if check.status == "failed" or check.task is None or check.entry is None:
+                self.dropped[path.name] = check.message
+                shutil.rmtree(path, ignore_errors=True)
+                continue
+            self.planned[path.name] = path.name
+            self.kept_from_before.append(path.name)
+            self._adopt(path.name, check)
+
+    def _adopt(self, name: str, check: RunCheck) -> None:
+        assert check.entry is not None
+        self.entries[name] = check.entry
+        self.rows[name] = result_row(check.task, repeat=check.entry["repeat"], seed=check.entry["seed"],
+                                     status=check.status, run_dir=self.run_dir(name), score=check.score,
+                                     reason=check.message if check.status == "unscored" else "",
+                                     usage=check.usage)
+        if check.score is not None:
+            self.stages[name] = dict(check.score.get("stages") or {})
 
     def keep(self, run: RunSpec) -> bool:
-        """With ``resume``: keep a finished, scored run (its row rebuilt from its artifacts)."""
+        """With ``resume``: keep a finished, scored run that verifies completely (else it runs again)."""
         if not self.config.resume:
             return False
-        score = read_kept(run, self.run_dir(run), self.config.policy)
-        if score is None:
+        path = self.run_dir(run)
+        if read_kept(run, path, self.config.policy) is None:
             return False
-        from ..trace import read_trace
-        from .summary import usage_from_trace
-
-        try:
-            usage = usage_from_trace(read_trace(self.run_dir(run) / "trace.jsonl"), run.task.actor)
-        except (ValueError, OSError):  # an unreadable trace: run it again
+        check = check_run(path, self.index)
+        if check.status != "scored" or check.entry is None or check.entry["seed"] != run.seed:
+            self.dropped[run.name] = f"{check.message}; run again"
             return False
-        self.rows[run.key] = result_row(run.task, repeat=run.repeat, seed=run.seed, status="scored",
-                                        run_dir=self.run_dir(run), score=score, usage=usage)
-        self.stages[run.key] = dict(score.get("stages") or {})
+        self.resumed.append(run.name)
+        self._adopt(run.name, check)
         return True
+
+    def notes(self) -> list[str]:
+        """What happened to runs found in the folder, for the user."""
+        out = []
+        if self.kept_from_before:
+            out.append(f"kept {len(self.kept_from_before)} verified run(s) from before, outside this selection "
+                       "(listed in summary.json as kept_from_before)")
+        for name, why in self.dropped.items():
+            out.append(f"run {name} from before failed verification ({why}); removed")
+        return out
 
     def collect(self, run: RunSpec, outcome: RunOutcome) -> None:
         """Take one finished run (writing its artifacts if they came back as bytes)."""
@@ -219,19 +302,35 @@ class _State:
                          run_dir=self.run_dir(run), score=outcome.score, reason=outcome.reason,
                          usage=outcome.usage, wall_s=outcome.wall_s)
         self.rows[run.key] = row
+        self.entries[run.key] = _entry_on_disk(run, self.run_dir(run), outcome)
         if outcome.status == "scored":
             self.stages[run.key] = outcome.stages
         self.bar.update(row)
 
+    def write_manifest(self, *, final: bool) -> str:
+        """The manifest: every run with its entry (planned runs not finished yet: ``missing``)."""
+        entries = []
+        for name, spec in self.planned.items():
+            if name in self.entries:
+                entries.append(self.entries[name])
+            else:
+                assert isinstance(spec, RunSpec)
+                entries.append({"name": name, "task_id": spec.task.task_id, "task_hash": task_hash(spec.task),
+                                "seed": spec.seed, "repeat": spec.repeat, "status": "missing"})
+        return write_manifest(self.config.out, self.header, entries, final=final)
+
     def finish(self, wall_s: float, *, interrupted: bool = False) -> dict[str, Any]:
         """Write and return the summary of every run collected so far."""
         cfg = self.config
-        ordered = [self.rows[r.key] for r in self.runs if r.key in self.rows]
-        stages = [self.stages[r.key] for r in self.runs if r.key in self.stages]
+        root = self.write_manifest(final=True)
+        ordered = [self.rows[n] for n in self.planned if n in self.rows]
+        stages = [self.stages[n] for n in self.planned if n in self.stages]
         extra = {"repeats": cfg.repeats, "backend": cfg.backend, "concurrency": cfg.concurrency,
-                 "interrupted": interrupted, "timing": self.timing(wall_s)}
+                 "interrupted": interrupted, "timing": self.timing(wall_s), "root_digest": root,
+                 "suite": self.header["suite"], "kept_from_before": sorted(self.kept_from_before),
+                 "resumed": sorted(self.resumed), "dropped_from_before": dict(sorted(self.dropped.items()))}
         summary = summarise(ordered, env_id=cfg.env_id, policy=cfg.policy, split=cfg.split, seed=cfg.seed,
-                            stages={"all": stages}, planned=len(self.runs), extra=extra)
+                            stages={"all": stages}, planned=len(self.planned), extra=extra)
         write_summary(cfg.out, ordered, summary)
         return summary
 
@@ -248,3 +347,25 @@ class _State:
             "overhead_s_per_run": round((busy - model) / len(done), 4) if done else None,
             "tail_s": round(wall_s - (max(o.started_at for o in done) - self.started_at), 3) if done else None,
         }
+
+
+def _recorded_policy(path: Path) -> str | None:
+    """The policy a run folder's ``run.json`` names, if any."""
+    try:
+        value = read_json_file(path / "run.json").get("policy")
+    except (OSError, ValueError, AttributeError, RecursionError):
+        return None
+    return value if isinstance(value, str) else None
+
+
+def _entry_on_disk(run: RunSpec, path: Path, outcome: RunOutcome) -> dict[str, Any]:
+    """A finished run's manifest entry, from the artifacts it left (what verification will read)."""
+    common = {"name": run.name, "task_id": run.task.task_id, "task_hash": task_hash(run.task), "seed": run.seed,
+              "repeat": run.repeat}
+    if outcome.status == "scored":
+        try:
+            meta = read_json_file(path / "run.json")
+            return run_entry(**common, status="scored", run=meta, score_bytes=(path / "score.json").read_bytes())
+        except (OSError, ValueError):
+            return run_entry(**common, status="unscored", reason="artifacts could not be read back")
+    return run_entry(**common, status="unscored", reason=outcome.reason)

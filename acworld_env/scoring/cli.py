@@ -12,26 +12,68 @@ import typer
 from ..cli_common import console, runs_or_exit
 
 
-def rescore(run_dir: Path = typer.Argument(..., help="A run directory, or a folder of runs.")) -> None:
-    """Recompute every run's score from its artifacts alone; it must equal the saved score.json byte for byte."""
+def rescore(
+    run_dir: Path = typer.Argument(..., help="A run directory, or a folder of runs."),
+    suite: Path = typer.Option(None, "--suite", help="JSONL file of the task specs the runs claim (for your own "
+                               "tasks); default: the installed suites."),
+) -> None:
+    """Recompute every run's score from its artifacts alone; it must equal the saved score.json byte for byte,
+    with the published task (not merely the task.json beside it). For an evaluation folder, summary.json,
+    results.csv and the manifest must agree with the rescored runs too. Exit 1 if anything differs."""
+    from ..tasks.anchor import AnchorError, SuiteIndex
     from .rescore import rescore_dir
 
     runs_or_exit(run_dir)
+    try:
+        index = SuiteIndex(suite)
+    except AnchorError as exc:
+        console.print(f"error: {exc}", markup=False)
+        raise typer.Exit(2) from None
     results = rescore_dir(run_dir)
+    failed = 0
     for r in results:
-        if r.ok:
+        problems = r.problems()
+        anchor = _anchor_problem(r.run, index) if r.ok else None
+        if anchor:
+            problems.append(anchor)
+        if not problems:
             score = r.score
             console.print(f"ok       {r.run}  {score['task_id']}  score={score['score']:.3f}"
                           f"  full_credit={score['full_credit']}", markup=False)
             continue
+        failed += 1
         status = "INVALID " if not r.valid else "MISMATCH"
         console.print(f"{status} {r.run}", markup=False)
-        for problem in r.problems():
+        for problem in problems:
             console.print(f"         - {problem}", markup=False)
-    failed = sum(not r.ok for r in results)
+    folder_problems = _folder_problems(run_dir, index)
+    for problem in folder_problems:
+        console.print(f"MISMATCH {problem}", markup=False)
     console.print(f"{len(results) - failed}/{len(results)} runs rescored identically", markup=False)
-    if failed:
+    if failed or folder_problems:
         raise typer.Exit(1)
+
+
+def _anchor_problem(run: Path, index: object) -> str | None:
+    """Why a run's task is not the published one (``None`` when it is)."""
+    from ..artifacts import read_json_file
+    from ..tasks.anchor import AnchorError
+    from .validity import load_task
+
+    try:
+        meta = read_json_file(run / "run.json")
+        return index.check(load_task(run), meta if isinstance(meta, dict) else {})  # type: ignore[attr-defined]
+    except (AnchorError, OSError, ValueError, RecursionError) as exc:
+        return f"task cannot be anchored: {exc}"
+
+
+def _folder_problems(root: Path, index: object) -> list[str]:
+    """Summary, results and manifest problems of the evaluation folders under ``root``."""
+    from ..eval.audit import audit_eval
+
+    evals = sorted({p.parent for p in root.rglob("summary.json")})
+    return [f"{e}: {p}" for e in evals for p in audit_eval(e, index=index).problems  # type: ignore[arg-type]
+            if "summary.json" in p or "results.csv" in p or "manifest" in p or "root digest" in p]
 
 
 def analyze(dirs: list[Path] = typer.Argument(..., help="Folders of runs; each folder is one group.")) -> None:

@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ..artifacts import RUN_FILE, find_runs
+from ..artifacts import RUN_FILE, find_runs, read_json_file
 from .score import Score, score_json, score_trace
 from .validity import SCORE_FILE, TASK_FILE, InvalidRun, load_run
 
@@ -69,7 +69,10 @@ def rescore_dir(root: str | Path) -> list[RescoreResult]:
     for run in find_runs(root):
         recomputed = score_json(rescore_run(run)).encode("utf-8")
         file = run / SCORE_FILE
-        saved = file.read_bytes() if file.exists() else None
+        try:
+            saved = file.read_bytes() if file.exists() else None
+        except OSError:
+            saved = None
         results.append(RescoreResult(run, saved, recomputed, saved == recomputed))
     return results
 
@@ -80,7 +83,7 @@ def diff_scores(saved: bytes | None, recomputed: bytes) -> list[str]:
         return [f"{SCORE_FILE} is missing"]
     try:
         old = json.loads(saved)
-    except ValueError:
+    except (ValueError, RecursionError):
         return [f"saved {SCORE_FILE} is not JSON"]
     diffs = list(_walk(old, json.loads(recomputed), ""))
     if not diffs:
@@ -107,7 +110,7 @@ def _task_id(path: Path) -> str:
     """The best task id available for an unscoreable run."""
     for name in (TASK_FILE, RUN_FILE):
         try:
-            value = json.loads((path / name).read_text(encoding="utf-8")).get("task_id")
+            value = read_json_file(path / name).get("task_id")
         except (OSError, ValueError, AttributeError):
             continue
         if isinstance(value, str):

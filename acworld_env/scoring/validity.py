@@ -11,7 +11,6 @@ state), read from the artifacts alone; :func:`check_run` is its yes/no form.
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +18,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ..artifacts import LOG_FILE, RUN_FILE, TRACE_FILE, read_log, verify_run
+from ..artifacts import LOG_FILE, RUN_FILE, TRACE_FILE, read_json_file, read_log, verify_run
 from ..market import MARKET_ACTOR
 from ..tasks.spec import TaskSpec
 from ..trace import TraceError, read_trace
@@ -67,7 +66,7 @@ def load_run(run_dir: str | Path) -> RunArtifacts:
         if not verification.ok:
             raise InvalidRun(verification.message)
         task = load_task(path)
-        run = json.loads((path / RUN_FILE).read_text(encoding="utf-8"))
+        run = read_json_file(path / RUN_FILE)
         initial, commits, validations = _read_log(path / LOG_FILE)
         rebuilt = reconstruct(initial, commits, validations)
         records = read_trace(path / TRACE_FILE)
@@ -79,6 +78,8 @@ def load_run(run_dir: str | Path) -> RunArtifacts:
         raise InvalidRun(str(exc)) from exc
     except sqlite3.DatabaseError as exc:
         raise InvalidRun(f"{LOG_FILE} is unreadable ({exc})") from exc
+    except RecursionError:
+        raise InvalidRun("malformed artifact: a value is nested too deeply") from None
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise InvalidRun(f"malformed artifact ({type(exc).__name__}: {exc})") from exc
     if rebuilt.state_digest != verification.state_digest:
@@ -86,7 +87,6 @@ def load_run(run_dir: str | Path) -> RunArtifacts:
     try:
         _check_task(task, run, initial)
         _check_bindings(records, rebuilt.state)
-        _check_citations(records, commits)
     except (KeyError, TypeError, AttributeError) as exc:
         raise InvalidRun(f"malformed trace record ({type(exc).__name__}: {exc})") from exc
     return RunArtifacts(path, run, task, records, rebuilt.state, rebuilt.state_digest, commits)
@@ -157,28 +157,3 @@ def _check_bindings(records: list[dict], state: dict) -> None:
         claimed = r["action"].get("actor")
         if val["accepted"] and claimed is not None and claimed != actor:
             raise InvalidRun(f"trace record {n}: actor binding broken (accepted an action claiming {claimed!r})")
-
-
-def _check_citations(records: list[dict], commits: list[dict]) -> None:
-    """Every record that claims a commit holds the accepted validation that commit cites."""
-    by_seq = {c["seq"]: c for c in commits}
-    cited: dict[int, int] = {}
-    for r in records:
-        seq = r["commit"]
-        if seq is None:
-            continue
-        n, val = r["n"], r["validation"]
-        if not val["accepted"]:
-            raise InvalidRun(f"trace record {n} claims commit {seq}, but its validation "
-                             f"{val['validation_id']} rejected the action")
-        commit = by_seq.get(seq)
-        if commit is None:
-            raise InvalidRun(f"trace record {n}: cites commit {seq}, which is not in {LOG_FILE}")
-        if seq in cited:
-            raise InvalidRun(f"trace records {cited[seq]} and {n} both claim commit {seq}")
-        cited[seq] = n
-        if commit["validation_id"] != val["validation_id"]:
-            raise InvalidRun(f"trace record {n}: commit {seq} cites validation {commit['validation_id']}, "
-                             f"the record holds {val['validation_id']}")
-        if commit["actor"] != r["actor"]:
-            raise InvalidRun(f"trace record {n}: actor binding broken (commit {seq} is by {commit['actor']!r})")

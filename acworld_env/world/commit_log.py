@@ -40,7 +40,10 @@ class CommitLog:
             if readonly:
                 if not self.path.exists():
                     raise LogError(f"{self.path.name}: no such commit log")
-                uri = f"file:{self.path.resolve()}?mode=ro"
+                # A sealed log (no WAL beside it) is opened immutable, so reading creates no
+                # -wal/-shm files; a log with a WAL (a live or crashed writer) is read through it.
+                wal = self.path.with_name(self.path.name + "-wal")
+                uri = f"{self.path.resolve().as_uri()}?mode=ro" + ("" if wal.exists() else "&immutable=1")
                 self.conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
                 self.conn.execute("SELECT 1 FROM commits LIMIT 1")
                 return
@@ -112,6 +115,11 @@ class CommitLog:
         except sqlite3.DatabaseError as exc:
             raise LogError(f"{self.path}: validations unreadable ({exc})") from exc
         return {vid: _load(body, f"validation {vid}") for vid, body in rows}
+
+    def seal(self) -> None:
+        """Fold the WAL into the file and leave WAL mode: a closed run is one self-contained file."""
+        self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        self.conn.execute("PRAGMA journal_mode=DELETE")
 
     def close(self) -> None:
         """Close the file."""

@@ -1,0 +1,75 @@
+"""Cross-checks between a run's two records of the same history: the commit log and the trace.
+
+The commit log (``commits.sqlite``) and the lineage trace (``trace.jsonl``) are each
+hash-chained, so each is tamper-evident on its own. A forger who rewrites one of them and
+re-hashes its chain is caught here, because the other still tells the original story:
+
+* every commit's delta, actor, round and cited validation equal those of the trace record
+  that cites it, and every trace record that cites a commit finds it;
+* proposals are numbered without gaps (deleting a rejected proposal's record and
+  re-hashing the trace leaves a hole in the envelope numbering), and their count equals
+  the one in ``run.json``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .world import canonical
+
+
+def lineage_problems(records: list[dict[str, Any]], commits: list[dict[str, Any]],
+                     validations: dict[str, dict[str, Any]], proposals: Any) -> list[str]:
+    """Every disagreement between the trace and the commit log, most precise first (empty when consistent)."""
+    problems = _commit_problems(records, commits, validations)
+    problems += _numbering_problems(records, proposals)
+    return problems
+
+
+def _commit_problems(records: list[dict[str, Any]], commits: list[dict[str, Any]],
+                     validations: dict[str, dict[str, Any]]) -> list[str]:
+    by_seq = {c["seq"]: c for c in commits}
+    cited: dict[int, Any] = {}
+    for rec in records:
+        seq = rec.get("commit")
+        if seq is None:
+            continue
+        n, val = rec.get("n"), rec.get("validation") or {}
+        if not val.get("accepted"):
+            return [f"trace record {n} claims commit {seq}, but its validation "
+                    f"{val.get('validation_id')} rejected the action"]
+        commit = by_seq.get(seq)
+        if commit is None:
+            return [f"trace record {n}: cites commit {seq}, which is not in commits.sqlite"]
+        if seq in cited:
+            return [f"trace records {cited[seq]} and {n} both claim commit {seq}"]
+        cited[seq] = n
+        if commit["validation_id"] != val.get("validation_id"):
+            return [f"trace record {n}: commit {seq} cites validation {commit['validation_id']}, "
+                    f"the record holds {val.get('validation_id')}"]
+        if commit["actor"] != rec.get("actor"):
+            return [f"trace record {n}: actor binding broken (commit {seq} is by {commit['actor']!r})"]
+        body = commit["body"]
+        checks = [
+            (canonical(rec.get("delta")) == canonical(body.get("delta")),
+             "its events or state delta differ from the trace record that cites it"),
+            (rec.get("round") == body.get("round"), "its round differs from the trace record that cites it"),
+            (canonical(val) == canonical(validations.get(body.get("validation_id"), {})),
+             "its stored validation differs from the one in the trace record that cites it"),
+        ]
+        for ok, what in checks:
+            if not ok:
+                return [f"commit {seq}: {what}"]
+    return []
+
+
+def _numbering_problems(records: list[dict[str, Any]], proposals: Any) -> list[str]:
+    seqs = [rec["envelope"].get("seq") for rec in records if isinstance(rec.get("envelope"), dict)]
+    for i, seq in enumerate(seqs):
+        expected = i + 1
+        if seq != expected:
+            return [f"proposal {expected}: missing from the trace (found proposal {seq} in its place); "
+                    "a record was removed and the trace re-hashed"]
+    if isinstance(proposals, int) and proposals != len(seqs):
+        return [f"{len(seqs)} proposals in the trace, {proposals} recorded in run.json"]
+    return []
