@@ -11,7 +11,7 @@ from typing import Any
 
 from .market import Market, StepResult
 from .observe import observe
-from .tasks.spec import TaskSpec
+from .tasks.spec import TaskError, TaskSpec, check_runnable
 
 
 class CatalogMismatch(RuntimeError):
@@ -27,8 +27,9 @@ class Episode:
 
     def __init__(self, task: TaskSpec, *, seed: int = 0, agents: list[str] | None = None,
                  catalog: Any = None) -> None:
-        from .policies.registry import make_policy
+        from .scoring.registry import KINDS
 
+        check_runnable(task, kinds=KINDS)
         self.task = task
         if catalog is None and task.catalog:
             catalog = shared_catalog(task.catalog)
@@ -41,7 +42,7 @@ class Episode:
         settings = {**task.settings, "merchant_actors": dict(task.merchant_actors)}
         self.market = Market(task.initial_state, catalog=catalog, mandates=mandates, sealed=sealed,
                              schedule=[dict(s) for s in task.schedule], settings=settings, seed=seed)
-        scripted = {c.actor: make_policy(c.policy) for c in task.counterparties}
+        scripted = {c.actor: _counterparty_policy(task, i) for i, c in enumerate(task.counterparties)}
         self.agents = agents if agents is not None else [task.actor]
         for a in self.agents:
             scripted.pop(a, None)
@@ -98,6 +99,19 @@ def shared_catalog(name: str) -> Any:
     if name != "capability-v1":
         raise KeyError(f"no shipped catalog named {name!r}")
     return Catalog.open(default_catalog_path())
+
+
+def _counterparty_policy(task: TaskSpec, i: int) -> Any:
+    """Counterparty ``i``'s policy; an unknown name or bad parameters is a :class:`TaskError`."""
+    from .policies.registry import make_policy
+
+    ref = task.counterparties[i].policy
+    try:
+        return make_policy(ref)
+    except KeyError as exc:
+        raise TaskError(task.task_id, f"counterparties[{i}].policy.name", str(exc.args[0] if exc.args else exc)) from None
+    except TypeError as exc:
+        raise TaskError(task.task_id, f"counterparties[{i}].policy.params", f"{ref.name}: {exc}") from None
 
 
 def _counterparty_request(ep: Episode, actor: str) -> str:
