@@ -17,10 +17,14 @@ class _Server(ThreadingHTTPServer):
 class FakeChat:
     """A minimal chat endpoint: every request answers a ``finish`` tool call (or a fixed error status)
     after ``delay`` seconds, in the OpenAI wire format, or the Anthropic one for ``.../messages``;
-    records the number of requests and the peak number in flight."""
+    records the number of requests and the peak number in flight.
 
-    def __init__(self, *, status: int = 200, delay: float = 0.0) -> None:
-        self.status, self.delay = status, delay
+    ``echo_key=True`` plays a provider that quotes the caller's API key back in a 200 reply: in the
+    text content and in the ``finish`` tool call's ``summary`` argument; ``keys_seen`` collects them."""
+
+    def __init__(self, *, status: int = 200, delay: float = 0.0, echo_key: bool = False) -> None:
+        self.status, self.delay, self.echo_key = status, delay, echo_key
+        self.keys_seen: set[str] = set()
         self.requests = self.in_flight = self.max_in_flight = 0
         self.lock = threading.Lock()
         fake = self
@@ -35,9 +39,15 @@ class FakeChat:
                     fake.requests += 1
                     fake.in_flight += 1
                     fake.max_in_flight = max(fake.max_in_flight, fake.in_flight)
+                key = self.headers.get("x-api-key") or (self.headers.get("authorization") or "")[len("Bearer "):]
                 try:
                     time.sleep(fake.delay)
-                    body = fake.body(anthropic=self.path.endswith("/messages"))
+                    if fake.echo_key:
+                        with fake.lock:
+                            fake.keys_seen.add(key)
+                        body = fake.echo_body(key, anthropic=self.path.endswith("/messages"))
+                    else:
+                        body = fake.body(anthropic=self.path.endswith("/messages"))
                     data = json.dumps(body).encode()
                     self.send_response(fake.status)
                     self.send_header("content-type", "application/json")
@@ -66,6 +76,21 @@ class FakeChat:
         return {"id": "chatcmpl-0", "object": "chat.completion", "created": 0, "model": "fake",
                 "choices": [{"index": 0, "finish_reason": "tool_calls",
                              "message": {"role": "assistant", "content": None, "tool_calls": [call]}}],
+                "usage": {"prompt_tokens": 10, "completion_tokens": 2, "total_tokens": 12}}
+
+    def echo_body(self, key: str, *, anthropic: bool = False) -> dict[str, Any]:
+        """A 200 reply quoting ``key`` in its text and in the ``finish`` call's ``summary`` argument."""
+        text, summary = f"Your key is {key}; keep it safe.", f"done (auth {key})"
+        if anthropic:
+            return {"id": "m0", "type": "message", "role": "assistant", "model": "fake", "stop_reason": "tool_use",
+                    "content": [{"type": "text", "text": text},
+                                {"type": "tool_use", "id": "t0", "name": "finish", "input": {"summary": summary}}],
+                    "usage": {"input_tokens": 10, "output_tokens": 2}}
+        call = {"id": "call_0", "type": "function",
+                "function": {"name": "finish", "arguments": json.dumps({"summary": summary})}}
+        return {"id": "chatcmpl-0", "object": "chat.completion", "created": 0, "model": "fake",
+                "choices": [{"index": 0, "finish_reason": "tool_calls",
+                             "message": {"role": "assistant", "content": text, "tool_calls": [call]}}],
                 "usage": {"prompt_tokens": 10, "completion_tokens": 2, "total_tokens": 12}}
 
     @property

@@ -4,8 +4,9 @@ The key is the SHA-256 of the canonical JSON of the exact request: the wire form
 model, every message, the tools and every decoding parameter sent (and, for
 ``openai-compatible`` endpoints whose model names are local aliases, the base URL).
 Each entry is one JSON file ``<dir>/<key[:2]>/<key>.json`` holding the provider's
-response body. Keys and headers are never part of a request body, so they never
-reach the cache.
+response body. Keys and headers are never part of a request body, and every stored
+entry is scrubbed of every configured key (a reply may quote one back), so no key
+reaches the cache.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ import os
 import tempfile
 from pathlib import Path
 from typing import Any
+
+from .credentials import redact_value
 
 
 def request_key(request: dict[str, Any]) -> str:
@@ -42,7 +45,8 @@ class ResponseCache:
         return entry if isinstance(entry, dict) and "response" in entry else None
 
     def put(self, key: str, entry: dict[str, Any]) -> None:
-        """Store an entry atomically (write a temporary file, then rename)."""
+        """Store an entry atomically (write a temporary file, then rename), every configured key redacted."""
+        entry = redact_value(entry)
         path = self._path(key)
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")

@@ -6,6 +6,11 @@ call). ``act`` never raises on what the model says; it raises
 :class:`~acworld_env.policies.llm.errors.ProviderError` only when the provider cannot
 answer after retries. After every call ``last_meta`` describes it (model, latency, tokens,
 cost, cache hit, retries); the rollout stores that with the decision in the trace.
+
+Every configured API key is scrubbed (:func:`~.credentials.redact_value`) from each
+response as it arrives or leaves the cache, before the reply is parsed, cached or turned
+into an action, so a provider that quotes a key back in a 200 reply cannot put it in a
+trace, a transcript or the cache.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from typing import Any
 
 from ...vcp import anthropic_tools, openai_tools
 from .cache import ResponseCache, request_key
+from .credentials import redact_value, secrets_in_use
 from .errors import ProviderError
 from .history import Conversation, Turn
 from .pricing import Price, cost_usd
@@ -93,7 +99,7 @@ class LLMPolicy:
         if meta["cache_hit"]:
             meta["cached_cost_usd"] = cost
         self.last_meta = meta
-        return reading.action
+        return redact_value(reading.action, self._secrets)
 
     # -- building the turn -----------------------------------------------------
     def _user_text(self, obs: dict[str, Any]) -> str:
@@ -143,7 +149,7 @@ class LLMPolicy:
             entry = self.cache.get(key)
             if entry is not None:
                 meta.update(cache_hit=True, cache_key=key, original_latency_s=entry.get("latency_s"))
-                return entry["response"], meta
+                return redact_value(entry["response"], self._secrets), meta
 
         def once() -> dict[str, Any]:
             with self.slots:
@@ -153,13 +159,14 @@ class LLMPolicy:
         try:
             response, retries = call_with_retries(
                 once, sdk=self.adapter.sdk, settings=self.retry, provider=self.spec.provider,
-                model=self.spec.model, secrets=self._secrets)
+                model=self.spec.model, secrets=secrets_in_use(self._secrets))
         except ProviderError as exc:
             meta.update(latency_s=round(time.perf_counter() - start, 3), retries=exc.attempts - 1,
                         error=f"{exc.reason}: {exc}")
             self.last_meta = meta
             raise
         meta.update(latency_s=round(time.perf_counter() - start, 3), retries=retries)
+        response = redact_value(response, self._secrets)
         if self.cache is not None and key is not None:
             self.cache.put(key, {"provider": self.spec.provider, "model": self.spec.model,
                                  "latency_s": meta["latency_s"], "response": response})
