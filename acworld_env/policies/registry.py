@@ -41,5 +41,6 @@ def make_policy(ref: Any) -> Any:
 
 
 def _load_builtin_families() -> None:
-    """Import task families so their reference and counterparty policies register."""
+    """Import task families (their reference and counterparty policies) and the baselines so they register."""
     from ..tasks import families  # noqa: F401
+    from . import baselines  # noqa: F401

@@ -41,5 +41,6 @@ def resolve_policy(spec: str, **options: Any) -> PolicyFactory:
 
 def _known_after_families(name: str) -> bool:
     from ..tasks import families  # noqa: F401
+    from . import baselines  # noqa: F401
 
     return name in POLICIES

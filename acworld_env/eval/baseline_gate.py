@@ -1,0 +1,109 @@
+"""The baseline gate: a suite must not pay for doing nothing, for chance, or for surface shortcuts.
+
+For every family of the tasks given, the gate runs the null baselines (``idle``, ``finish``,
+``abstain``), ``random`` over several seeds and every shortcut script the family registered,
+and fails when any of them earns more than the thresholds below. It is part of
+``acworld validate``, beside the reference and mutation checks.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from statistics import mean
+
+from ..policies.baselines import NULL_BASELINES, shortcuts_for
+from ..policies.registry import make_policy
+from ..tasks.spec import TaskSpec
+from .rollout import run_episode
+
+NULL_MEAN, NULL_TASK_MAX = 0.10, 0.34
+"""A null baseline's family mean, and its score on any single task, must not exceed these."""
+RANDOM_MEAN, RANDOM_SEEDS = 0.20, 5
+"""The random policy's family mean over this many seeds must not exceed this."""
+SHORTCUT_FULL_SHARE, SHORTCUT_MEAN = 0.20, 0.50
+"""A shortcut may earn full credit on at most this share of a capability's tasks, and this family mean."""
+
+
+@dataclass
+class BaselineRun:
+    """One baseline on one family: scores by task (a mean over seeds for random)."""
+
+    family: str
+    baseline: str
+    scores: dict[str, float] = field(default_factory=dict)
+    full: dict[str, bool] = field(default_factory=dict)
+    capability: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def mean(self) -> float:
+        """Mean score over the family's tasks."""
+        return mean(self.scores.values()) if self.scores else 0.0
+
+    def worst(self, n: int = 3) -> list[tuple[str, float]]:
+        """The tasks where this baseline earned most (worst for the suite)."""
+        return sorted(self.scores.items(), key=lambda kv: (-kv[1], kv[0]))[:n]
+
+
+def run_baselines(tasks: list[TaskSpec], *, seeds: int = RANDOM_SEEDS) -> list[BaselineRun]:
+    """Every baseline on every task, grouped by (family, baseline)."""
+    runs: dict[tuple[str, str], BaselineRun] = {}
+
+    def record(task: TaskSpec, name: str, score: float, full: bool) -> None:
+        run = runs.setdefault((task.family, name), BaselineRun(task.family, name))
+        run.scores[task.task_id], run.full[task.task_id] = score, full
+        run.capability[task.task_id] = task.capability
+
+    for task in tasks:
+        for name in NULL_BASELINES:
+            s = run_episode(task, make_policy(name), seed=0).score
+            record(task, name, s.score, s.full_credit)
+        from ..policies.random_policy import RandomPolicy
+
+        scores = [run_episode(task, RandomPolicy(seed=k), seed=k).score.score for k in range(seeds)]
+        record(task, "random", mean(scores), False)
+        for name, factory in shortcuts_for(task.family).items():
+            s = run_episode(task, factory(), seed=0).score
+            record(task, f"shortcut:{name}", s.score, s.full_credit)
+    return sorted(runs.values(), key=lambda r: (r.family, _order(r.baseline)))
+
+
+def _order(name: str) -> tuple[int, str]:
+    fixed = [*NULL_BASELINES, "random"]
+    return (fixed.index(name), "") if name in fixed else (len(fixed), name)
+
+
+def gate_failures(runs: list[BaselineRun]) -> list[str]:
+    """Every threshold a baseline exceeds, one line each (empty when the suite passes)."""
+    out = []
+    for r in runs:
+        where = f"{r.family} / {r.baseline}"
+        if r.baseline in NULL_BASELINES:
+            if r.mean > NULL_MEAN:
+                out.append(f"{where}: mean {r.mean:.3f} > {NULL_MEAN}")
+            out += [f"{where}: {t} scores {s:.3f} > {NULL_TASK_MAX}" for t, s in r.worst(len(r.scores))
+                    if s > NULL_TASK_MAX]
+        elif r.baseline == "random":
+            if r.mean > RANDOM_MEAN:
+                out.append(f"{where}: mean {r.mean:.3f} over {RANDOM_SEEDS} seeds > {RANDOM_MEAN}")
+        else:
+            if r.mean > SHORTCUT_MEAN:
+                out.append(f"{where}: mean {r.mean:.3f} > {SHORTCUT_MEAN}")
+            by_cap: dict[str, list[bool]] = defaultdict(list)
+            for t, full in r.full.items():
+                by_cap[r.capability[t]].append(full)
+            for cap, fulls in sorted(by_cap.items()):
+                share = sum(fulls) / len(fulls)
+                if share > SHORTCUT_FULL_SHARE:
+                    out.append(f"{where}: full credit on {sum(fulls)}/{len(fulls)} tasks of {cap} "
+                               f"(> {SHORTCUT_FULL_SHARE:.0%})")
+    return out
+
+
+def baseline_table(runs: list[BaselineRun]) -> tuple[list[str], list[list[str]]]:
+    """Header and rows of the family x baseline table of means."""
+    families = sorted({r.family for r in runs})
+    names = sorted({r.baseline for r in runs}, key=_order)
+    cell = {(r.family, r.baseline): r.mean for r in runs}
+    rows = [[b, *(f"{cell[(f, b)]:.3f}" if (f, b) in cell else "-" for f in families)] for b in names]
+    return ["baseline", *families], rows
