@@ -1,0 +1,65 @@
+"""The authority-boundary and invalid-action gates pass on the frozen suite and catch a platform that lets through."""
+
+from __future__ import annotations
+
+import pytest
+
+from acworld_env.eval.boundary_gates import (
+    authority_failures,
+    invalid_action_failures,
+    malformed_variants,
+)
+from acworld_env.tasks.suites import load_suite
+
+TASKS = load_suite("capability-v1")
+T10 = [t for t in TASKS if t.family.startswith("T10")]
+
+
+def test_no_impostor_commits_on_any_frozen_task() -> None:
+    assert [f for t in TASKS for f in authority_failures(t)] == []
+
+
+def test_every_malformed_variant_is_a_recorded_rejection() -> None:
+    assert [f for t in TASKS for f in invalid_action_failures(t)] == []
+
+
+def test_the_authority_gate_catches_a_platform_that_trusts_the_wrong_identity(monkeypatch) -> None:
+    """A platform that judges every proposal as if the task's own actor made it (identity not bound)."""
+    from acworld_env.cip.platform import Platform
+    from acworld_env.vcp.base import Role
+
+    real = Platform.validate
+    task = next(t for t in T10 if t.role == "buyer")
+
+    def unbound(self, state, envelope, action):
+        owner = task.actor
+        envelope = envelope.model_copy(update={"actor": owner, "role": Role(state["actors"][owner]["role"])})
+        return real(self, state, envelope, action)
+
+    monkeypatch.setattr(Platform, "validate", unbound)
+    failures = authority_failures(task)
+    assert failures and all("was accepted" in f for f in failures)
+    assert any("buyer_1 proposing buyer_0's authorize_payment was accepted and committed" in f for f in failures)
+
+
+def test_the_invalid_action_gate_catches_a_parser_that_fills_in_defaults(monkeypatch) -> None:
+    import acworld_env.market as market
+
+    real = market.parse_action
+
+    def lenient(raw):
+        if isinstance(raw, dict) and raw.get("kind", "").endswith("_v2"):
+            return real({**raw, "kind": raw["kind"][:-3]})
+        return real(raw)
+
+    monkeypatch.setattr(market, "parse_action", lenient)
+    failures = [f for t in TASKS[:5] for f in invalid_action_failures(t)]
+    assert failures and all("(unknown kind) was accepted" in f for f in failures)
+
+
+@pytest.mark.parametrize("action", [{"kind": "authorize_payment", "order_id": "ord-1", "amount": 500},
+                                    {"kind": "search_listings"}])
+def test_malformed_variants_cover_kind_json_shape_and_types(action) -> None:
+    labels = [label for label, _ in malformed_variants(action)]
+    assert {"unknown kind", "broken JSON", "not an object"} <= set(labels)
+    assert ("required fields dropped" in labels) == (action["kind"] == "authorize_payment")
