@@ -8,13 +8,12 @@ folder ``<task>__r<k>`` and the episode seed ``seed + k``.
 from __future__ import annotations
 
 import fnmatch
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..artifacts import LOG_FILE, RUN_FILE, TRACE_FILE, read_json_file
-from ..tasks.spec import TaskSpec
+from ..tasks.spec import TaskSpec, unsafe_task_id
 from ..tasks.suites import load_suite
 
 UNSCORED_FILE = "unscored.json"
@@ -48,15 +47,11 @@ def suite_name(env_id: str) -> str:
     return versions[-1] if versions else env_id
 
 
-SAFE_TASK_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]{0,127}(/[A-Za-z0-9][A-Za-z0-9_.+-]{0,127}){0,15}")
-"""Task ids are slash-separated segments of letters, digits and ``_ . + -``, none starting with a dot."""
-
-
 def run_dir_name(task_id: str) -> str:
     """A task id as a folder name; an id that is not safe (``..``, ``/abs``, ``a\\b``) raises ValueError."""
-    if not isinstance(task_id, str) or not SAFE_TASK_ID.fullmatch(task_id) or "__" in task_id:
-        raise ValueError(f"task id {task_id!r} is not safe to use as a folder name (allowed: segments of "
-                         "letters, digits, '_', '.', '+', '-' separated by '/', none starting with '.', no '__')")
+    problem = unsafe_task_id(task_id)
+    if problem:
+        raise ValueError(problem)
     return task_id.replace("/", "__")
 
 

@@ -13,6 +13,7 @@ checks only its fields, so a partial task can still be made for scoring alone.
 
 from __future__ import annotations
 
+import re
 from typing import Any, Literal
 
 from pydantic import (
@@ -21,6 +22,7 @@ from pydantic import (
     Field,
     ValidationError,
     ValidatorFunctionWrapHandler,
+    field_validator,
     model_validator,
 )
 from pydantic_core import PydanticCustomError
@@ -97,6 +99,19 @@ def _named(data: Any, exc: ValidationError) -> PydanticCustomError:
     return PydanticCustomError("task_spec", "{text}", {"text": text})
 
 
+SAFE_TASK_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]{0,127}(/[A-Za-z0-9][A-Za-z0-9_.+-]{0,127}){0,15}")
+"""Task ids are ``/``-separated segments of letters, digits and ``_ . + -``, none starting with a dot and
+none holding ``__`` (run folders join segments with ``__``): an id is never a path trick like ``..``."""
+
+
+def unsafe_task_id(task_id: object) -> str | None:
+    """Why ``task_id`` is not a safe task id, or ``None`` when it is."""
+    if not isinstance(task_id, str) or not SAFE_TASK_ID.fullmatch(task_id) or "__" in task_id:
+        return (f"task id {task_id!r} is not safe to use as a folder name (allowed: segments of letters, "
+                "digits, '_', '.', '+', '-' separated by '/', none starting with '.', no '__')")
+    return None
+
+
 class TaskSpec(_Frozen):
     """A capability task. Serialisable, hashable by content, replayable."""
 
@@ -124,6 +139,14 @@ class TaskSpec(_Frozen):
     oracle: dict[str, Any] = Field(default_factory=dict, description="Ground truth the scorer needs.")
     reference: PolicyRef
     mutations: list[MutationSpec] = Field(default_factory=list)
+
+    @field_validator("task_id")
+    @classmethod
+    def _safe_id(cls, value: str) -> str:
+        problem = unsafe_task_id(value)
+        if problem:
+            raise ValueError(problem)
+        return value
 
     @model_validator(mode="wrap")
     @classmethod

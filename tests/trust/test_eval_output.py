@@ -197,3 +197,19 @@ def test_usage_and_input_errors_exit_2_everywhere(tmp_path, args) -> None:
     result = cli(*args, *(["--out", tmp_path / "o", "--quiet"] if args[0] == "eval" else []))
     assert result.exit_code == 2, result.output
     assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("task_id", ["..", "../../etc", "a/../b", ".x"])
+def test_a_task_with_an_unsafe_id_is_refused_when_loaded(task_id, tmp_path) -> None:
+    from pydantic import ValidationError
+
+    from acworld_env.tasks.spec import TaskSpec
+    from acworld_env.tasks.suites import load_suite
+
+    data = load_suite("demo")[0].model_dump(mode="json")
+    data["task_id"] = task_id
+    with pytest.raises(ValidationError, match="not safe to use as a folder name"):
+        TaskSpec.model_validate(data)
+    keep = tmp_path / "keep.txt"
+    keep.write_text("still here")
+    assert keep.exists()
