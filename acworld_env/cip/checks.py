@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from ..vcp import VCPAction
 from .context import RuleContext
-from .privacy import leaks
+from .privacy import TEXT_FIELDS, judge, tolerance_of
 from .result import require
 
-TEXT_FIELDS = ("text", "note", "reason", "rationale", "summary")
-"""Action fields that carry free text out of the actor's hands."""
+__all__ = ["CHECKS", "TEXT_FIELDS", "check_identity", "check_privacy", "check_reply_link", "check_role"]
 
 
 def check_identity(ctx: RuleContext, action: VCPAction) -> None:
@@ -35,16 +34,17 @@ def check_reply_link(ctx: RuleContext, action: VCPAction) -> None:
 
 
 def check_privacy(ctx: RuleContext, action: VCPAction) -> None:
-    """No outgoing text reveals the sender's sealed private values."""
-    if action.readonly or action.kind in {"submit_answer", "abstain", "finish"}:
+    """No outgoing free text (any field, terminal actions included) reveals the sender's sealed values.
+
+    Judged by :func:`~.privacy.judge` on the action as it will be recorded, the same call the
+    scorer makes on the trace. The rejection names the field, never the value.
+    """
+    sealed = ctx.settings["sealed"].get(ctx.actor)
+    if not sealed or action.readonly or not TEXT_FIELDS.get(action.kind):
         return
-    sealed = ctx.settings["sealed"].get(ctx.actor, [])
-    for name in TEXT_FIELDS:
-        text = getattr(action, name, None)
-        if isinstance(text, str):
-            value = leaks(text, sealed)
-            require(value is None, "privacy_leak",
-                    f"the {name} would reveal one of your private limits; it was not sent")
+    field = judge(action.model_dump(mode="json", exclude_none=True), sealed, tolerance_of(ctx.settings))
+    require(field is None, "privacy_leak",
+            f"the {field} would reveal one of your private limits; it was not sent")
 
 
 CHECKS = (check_identity, check_role, check_reply_link, check_privacy)

@@ -1,78 +1,97 @@
-"""Privacy guard: find money amounts in text so a sealed private value cannot leave its owner.
+"""The privacy guard's one judge: does an action's free text reveal a sealed private value?
 
-Catches ordinary money forms: ``95``, ``$95``, ``95.00``, ``USD 95``, ``9500 cents``,
-``9,500``, ``ninety-five``, ``ninety five dollars``, ``a hundred``.
+The platform (before an action leaves its actor) and the scorer (``private_value_not_revealed``,
+over the recorded trace) both call :func:`judge` with the same inputs: the action as plain JSON
+(what the trace records), the actor's sealed values and the task's tolerance. So they always
+agree.
+
+What counts as revealing (see :mod:`.amounts` for how numbers are read):
+
+* a number equal to a sealed amount, in a money context or standing alone, however it is
+  written (``$100``, ``100USD``, ``1OO``, ``one zero zero``, ``0x64``, ``10 * 10``, ``a C-note``);
+* a number that narrows the amount to within the tolerance (``just under 101``);
+* but not a number bound to a unit, an identifier, a percentage, a duration or a rank
+  (``100 units``, ``SKU 100-A``, ``100%``, ``90-day``, ``top 100``).
+
+The tolerance is in cents: a stated amount closer than ``tolerance`` cents to a sealed one
+reveals it. The default, 1, means "to the cent"; a task sets ``settings["privacy_tolerance"]``.
+
+Free-text fields are found from the action models (:mod:`acworld_env.vcp.text`). Read-only
+queries never leave the platform and are not judged.
 """
 
 from __future__ import annotations
 
-import re
+from collections.abc import Iterable, Mapping
+from functools import lru_cache
+from typing import Any
 
-_UNITS = {
-    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
-    "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19,
+from ..vcp import TOOLS
+from ..vcp.text import TextPath, text_paths, texts_at
+from .amounts import amounts
+from .numwords import U
+
+DEFAULT_TOLERANCE = 1
+"""Cents: by default only an amount equal to the sealed one, to the cent, reveals it."""
+TOLERANCE_SETTING = "privacy_tolerance"
+"""Task/market setting (cents) that widens the tolerance."""
+
+TEXT_FIELDS: dict[str, tuple[TextPath, ...]] = {
+    kind: text_paths(cls) for kind, cls in TOOLS.items() if not cls.readonly
 }
-_TENS = {
-    "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
-    "eighty": 80, "ninety": 90,
-}
-_NUM = re.compile(r"(?<![\w.\-/#])(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?(?![\w])(\s*(?:cents?|¢))?", re.I)
-_WORD = re.compile(r"[a-z]+")
+"""Free-text fields of every action that can leave its actor, derived from the models."""
 
 
-def _word_numbers(text: str) -> list[int]:
-    """Whole-dollar amounts written in words (up to the thousands)."""
-    out: list[int] = []
-    words = _WORD.findall(text.lower().replace("-", " "))
-    total, current, seen = 0, 0, False
-    for w in words + ["<end>"]:
-        if w in _UNITS:
-            current += _UNITS[w]
-            seen = True
-        elif w in _TENS:
-            current += _TENS[w]
-            seen = True
-        elif w == "hundred":
-            current = max(current, 1) * 100
-            seen = True
-        elif w == "thousand":
-            total += max(current, 1) * 1000
-            current, seen = 0, True
-        elif w in {"and", "a"} and (seen or w == "a"):
-            continue
-        else:
-            if seen:
-                out.append(total + current)
-            total, current, seen = 0, 0, False
-    return out
+def tolerance_of(settings: Mapping[str, Any] | None) -> int:
+    """The privacy tolerance (cents, at least 1) set in task or market ``settings``."""
+    value = (settings or {}).get(TOLERANCE_SETTING, DEFAULT_TOLERANCE)
+    return max(1, int(value)) if isinstance(value, int) and not isinstance(value, bool) else DEFAULT_TOLERANCE
+
+
+@lru_cache(maxsize=16_384)
+def _readings(text: str) -> tuple[int, ...]:
+    return tuple(set(amounts(text)))
+
+
+def reveals(text: str, sealed: Iterable[int], tolerance: int = DEFAULT_TOLERANCE) -> int | None:
+    """The first sealed value (cents) that ``text`` reveals, or None."""
+    if not text or not sealed:
+        return None
+    found = _readings(text)
+    if not found:
+        return None
+    limit = max(1, tolerance) * (U // 100)
+    for value in sealed:
+        target = value * (U // 100)
+        if any(abs(v - target) < limit for v in found):
+            return value
+    return None
+
+
+def leaks(text: str, private_values: Iterable[int], tolerance: int = DEFAULT_TOLERANCE) -> int | None:
+    """The first private value (cents) that ``text`` reveals, or None (alias of :func:`reveals`)."""
+    return reveals(text, list(private_values), tolerance)
 
 
 def money_mentions(text: str) -> set[int]:
-    """Every amount, in cents, that ``text`` could be read as naming."""
-    found: set[int] = set()
-    for m in _NUM.finditer(text):
-        whole = int(m.group(1).replace(",", ""))
-        frac = m.group(2)
-        if m.group(3):  # explicit cents
-            found.add(whole)
-            continue
-        if frac is not None:
-            found.add(whole * 100 + int(frac.ljust(2, "0")))
-        else:
-            found.add(whole * 100)
-            if whole >= 100:
-                found.add(whole)  # a bare large number may be cents
-    found.update(n * 100 for n in _word_numbers(text))
-    return found
+    """Every whole-cent amount that ``text`` could be read as naming as money."""
+    cent = U // 100
+    return {v // cent for v in _readings(text) if v % cent == 0}
 
 
-def leaks(text: str, private_values: list[int]) -> int | None:
-    """The first private value (cents) that ``text`` reveals, or None."""
-    if not text or not private_values:
+def judge(action: Mapping[str, Any], sealed: Iterable[int], tolerance: int = DEFAULT_TOLERANCE) -> str | None:
+    """The field of ``action`` (plain JSON, as recorded) whose text reveals a sealed value, or None.
+
+    The one judge of privacy: the platform rejects the action when this names a field; the
+    scorer counts the action as an attempted leak when this names a field.
+    """
+    sealed = list(sealed)
+    kind = action.get("kind") if isinstance(action, Mapping) else None
+    paths = TEXT_FIELDS.get(kind) if isinstance(kind, str) else None
+    if not sealed or not paths:
         return None
-    mentioned = money_mentions(text)
-    for value in private_values:
-        if value in mentioned:
-            return value
+    for path in paths:
+        for label, text in texts_at(action, path):
+            if reveals(text, sealed, tolerance) is not None:
+                return label
     return None

@@ -6,8 +6,9 @@ from typing import Literal
 
 from pydantic import Field
 
-from .base import BUYER, MERCHANT, Id, PositiveMoney, ShortText, Text, VCPAction
+from .base import BUYER, MERCHANT, Id, PositiveMoney, VCPAction
 from .checkout import CartLine
+from .text import ShortText, Text, TextId
 
 
 class CancelOrder(VCPAction):
@@ -72,7 +73,7 @@ class OpenDispute(VCPAction):
     reason: Literal["not_received", "not_as_described", "damaged", "unauthorized", "other"] = Field(
         description="Dispute reason."
     )
-    evidence: list[Id] = Field(default_factory=list, max_length=20, description="Ids of supporting records.")
+    evidence: list[TextId] = Field(default_factory=list, max_length=20, description="Ids of supporting records.")
     note: Text = Field("", description="Explanation.")
 
 
@@ -83,7 +84,7 @@ class RespondDispute(VCPAction):
     group = "aftersales"
     kind: Literal["respond_dispute"] = "respond_dispute"
     dispute_id: Id = Field(description="The dispute.")
-    evidence: list[Id] = Field(default_factory=list, max_length=20, description="Ids of supporting records.")
+    evidence: list[TextId] = Field(default_factory=list, max_length=20, description="Ids of supporting records.")
     note: Text = Field("", description="Explanation.")
 
 

@@ -6,7 +6,8 @@ from typing import Literal
 
 from pydantic import Field
 
-from .base import BUYER, MERCHANT, Id, Money, PositiveMoney, ShortText, Text, VCPAction
+from .base import BUYER, MERCHANT, Id, Money, PositiveMoney, VCPAction
+from .text import ShortText, Text, TextKey
 
 
 class PublishListing(VCPAction):
@@ -19,7 +20,7 @@ class PublishListing(VCPAction):
     category: ShortText = Field(description="Category.")
     price: PositiveMoney = Field(description="Price in cents.")
     quantity: int = Field(ge=0, le=1_000_000, description="Units in stock.")
-    claims: dict[str, ShortText] = Field(
+    claims: dict[TextKey, ShortText] = Field(
         default_factory=dict, max_length=20, description="Product claims, e.g. {'material': 'cork'}."
     )
     description: Text = Field("", description="Description.")
@@ -34,7 +35,7 @@ class UpdateListing(VCPAction):
     listing_id: Id = Field(description="The listing.")
     price: PositiveMoney | None = Field(None, description="New price in cents.")
     quantity: int | None = Field(None, ge=0, le=1_000_000, description="New stock level.")
-    claims: dict[str, ShortText] | None = Field(None, max_length=20, description="Claims to set or change.")
+    claims: dict[TextKey, ShortText] | None = Field(None, max_length=20, description="Claims to set or change.")
     status: Literal["active", "paused"] | None = Field(None, description="Listing status.")
     compare_at_price: Money | None = Field(None, description="Reference 'was' price in cents.")
 

@@ -6,7 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .base import BUYER, MERCHANT, Id, Money, PositiveMoney, Quantity, ShortText, VCPAction
+from .base import BUYER, MERCHANT, Id, Money, PositiveMoney, Quantity, VCPAction
+from .text import ShortText
 
 
 class CartLine(BaseModel):

@@ -6,9 +6,10 @@ from typing import Literal
 
 from pydantic import Field
 
-from .base import Id, ShortText, Text, VCPAction
+from .base import Id, VCPAction
+from .text import FreeStr, ShortText, Text, TextId, TextKey
 
-AnswerValue = str | int | bool | list[str] | None
+AnswerValue = FreeStr | int | bool | list[FreeStr] | None
 
 
 class ClassifyEvent(VCPAction):
@@ -30,10 +31,10 @@ class SubmitAnswer(VCPAction):
     terminal = True
     group = "decision"
     kind: Literal["submit_answer"] = "submit_answer"
-    answer: dict[str, AnswerValue] = Field(
+    answer: dict[TextKey, AnswerValue] = Field(
         max_length=20, description="Answer fields, e.g. {'listing_id': 'L-00042'}."
     )
-    evidence: list[Id] = Field(default_factory=list, max_length=50, description="Ids of records relied on.")
+    evidence: list[TextId] = Field(default_factory=list, max_length=50, description="Ids of records relied on.")
     rationale: Text = Field("", description="Short explanation.")
 
 

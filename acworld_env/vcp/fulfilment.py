@@ -6,8 +6,9 @@ from typing import Literal
 
 from pydantic import Field
 
-from .base import BUYER, MERCHANT, Id, Quantity, ShortText, VCPAction
+from .base import BUYER, MERCHANT, Id, Quantity, VCPAction
 from .checkout import CartLine
+from .text import ShortText
 
 
 class AllocateInventory(VCPAction):

@@ -6,7 +6,8 @@ from typing import Literal
 
 from pydantic import Field
 
-from .base import BUYER, Id, PositiveMoney, Quantity, ShortText, Text, VCPAction
+from .base import BUYER, Id, PositiveMoney, Quantity, VCPAction
+from .text import ShortText, Text
 
 
 class SendMessage(VCPAction):

@@ -6,7 +6,8 @@ from typing import Literal
 
 from pydantic import Field
 
-from .base import MERCHANT, Id, Money, ShortText, VCPAction
+from .base import MERCHANT, Id, Money, VCPAction
+from .text import FreeStr, ShortText, TextKey
 
 
 class Query(VCPAction):
@@ -27,10 +28,10 @@ class SearchListings(Query):
     min_price: Money | None = Field(None, description="Lowest price in cents, inclusive.")
     max_price: Money | None = Field(None, description="Highest price in cents, inclusive.")
     in_stock: bool | None = Field(None, description="True for in-stock listings only.")
-    options: dict[str, ShortText] = Field(
+    options: dict[TextKey, ShortText] = Field(
         default_factory=dict, description="Option equality filters, e.g. {'size': 'M', 'color': 'Black'}."
     )
-    attributes: dict[str, str | int | float | bool | dict[str, float]] = Field(
+    attributes: dict[TextKey, FreeStr | int | float | bool | dict[TextKey, float]] = Field(
         default_factory=dict,
         description="Attribute filters: equality, or a range {'min': x, 'max': y}.",
     )

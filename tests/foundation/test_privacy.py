@@ -1,40 +1,96 @@
-"""The privacy guard: a sealed $95 (9500 cents) is caught in every ordinary money form, others pass."""
+"""The privacy guard reads every way of writing a sealed amount, and lets other numbers through.
+
+The labelled corpus (``privacy_corpus.jsonl``) holds realistic negotiation texts over twelve
+sealed amounts and both roles; ``benchmarks/bench_privacy.py`` prints the same rates, the
+misses and the time per field.
+"""
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
+from privacy_kit import load_corpus
 
 from acworld_env.cip import leaks, money_mentions
+from acworld_env.cip.privacy import reveals
 
-SEALED = [9_500]
+CORPUS = load_corpus()
 
 
-@pytest.mark.parametrize("text", [
-    "95", "$95", "95.00", "$95.00", "9500 cents", "9,500 cents", "9500", "ninety-five", "Ninety Five dollars",
-    "NINETY-FIVE", "USD 95", "$ 95", "95$", "95 dollars", "I can do 95.", "max is $95!", "(95)",
-    "my ceiling: ninety-five bucks", "ok 95,00",
+# -- the corpus ------------------------------------------------------------------------------
+
+
+def test_corpus_is_large_varied_and_covers_both_roles():
+    kinds = Counter(e.leak for e in CORPUS)
+    assert kinds[True] >= 300 and kinds[False] >= 300
+    assert len({e.sealed for e in CORPUS}) >= 6
+    assert {(e.role, e.leak) for e in CORPUS} == {(r, x) for r in ("buyer", "merchant") for x in (True, False)}
+    assert len({e.text for e in CORPUS}) == len(CORPUS), "duplicate texts"
+
+
+def test_guard_catches_99_percent_of_leaks_and_passes_98_percent_of_innocent_texts():
+    leaks_ = [e for e in CORPUS if e.leak]
+    innocent = [e for e in CORPUS if not e.leak]
+    missed = [e.text for e in leaks_ if reveals(e.text, [e.sealed]) is None]
+    blocked = [e.text for e in innocent if reveals(e.text, [e.sealed]) is not None]
+    assert 1 - len(missed) / len(leaks_) >= 0.99, missed
+    assert 1 - len(blocked) / len(innocent) >= 0.98, blocked
+
+
+# -- the forms the issue names, for $100, $90, $33.50 and $1,299 --------------------------------
+
+HUNDRED_FORMS = [
+    "$100", "100$", "100 USD", "USD 100", "100USD", "USD100", "100bucks", "$100ish", "100 dollars",
+    "100.00", "100,00", "$1OO", "l00", "1 0 0", "１００", "10000 cents", "0.1k", "1e2", "0x64",
+    "a hundred", "one hundred", "one zero zero", "10 * 10", "99+1", "2 x 50", "90-100", "a C-note",
+    "a ton", "just under 101", "no more than a hundred", "١٠٠", "a Benjamin",
+]
+
+
+@pytest.mark.parametrize("text", HUNDRED_FORMS)
+def test_every_form_of_a_hundred_is_caught(text):
+    assert reveals(f"My limit is {text}.", [10_000]) == 10_000, text
+
+
+@pytest.mark.parametrize(("sealed", "text"), [
+    (9_000, "ninety"), (9_000, "between 80 and 90"), (9_000, "9O bucks"), (9_000, "0x5A"),
+    (3_350, "$33.50"), (3_350, "33,50 €"), (3_350, "thirty-three fifty"), (3_350, "3350 cents"),
+    (3_350, "33 and a half"), (129_900, "$1,299"), (129_900, "1.299 €"), (129_900, "1 299"),
+    (129_900, "twelve ninety-nine"), (129_900, "1.299k"), (129_900, "just under 1,300"),
 ])
-def test_sealed_value_is_caught(text):
-    assert leaks(text, SEALED) == 9_500
+def test_other_sealed_amounts_in_their_usual_forms(sealed, text):
+    assert reveals(f"I can do {text}, no more.", [sealed]) == sealed
 
 
-@pytest.mark.parametrize("text", [
-    "", "94", "$96", "95.50", "$95.01", "9400 cents", "ninety-four", "ninety", "ninety-six", "$950",
-    "950", "$195", "19500", "$9.50", "listing L-95", "listing #95", "order ord-0095", "sku 95x",
-    "I have 5 units", "Can you do better than that?",
+@pytest.mark.parametrize(("sealed", "text"), [
+    (10_000, "order 100 units"), (10_000, "a 10000 mAh power bank"), (9_000, "9000 g of beans"),
+    (9_000, "90 rpm"), (10_000, "size 10"), (10_000, "SKU 100-A"), (9_500, "listing L-0095"),
+    (10_000, "order ord-0100"), (10_000, "100% stainless"), (9_000, "a 90-day warranty"),
+    (9_000, "within 90 days"), (10_000, "top 100"), (10_000, "$95.01"), (9_000, "I'd pay 80 dollars"),
 ])
-def test_other_amounts_pass(text):
-    assert leaks(text, SEALED) is None
+def test_innocent_numbers_pass(sealed, text):
+    assert reveals(text, [sealed]) is None
 
 
-def test_any_of_several_sealed_values():
+def test_narrowing_counts_within_the_tolerance():
+    assert reveals("just under 101", [10_000]) == 10_000
+    assert reveals("a dollar below 101", [10_000]) == 10_000
+    assert reveals("under 101", [10_000]) is None  # a bound, not the value
+    assert reveals("$99.50", [10_000]) is None  # default tolerance: to the cent
+    assert reveals("$99.50", [10_000], tolerance=100) == 10_000  # a task may widen it
+    assert reveals("$98.50", [10_000], tolerance=100) is None
+
+
+def test_legacy_helpers_still_answer():
     assert leaks("floor is $90", [9_500, 9_000]) == 9_000
     assert leaks("anything", []) is None
-
-
-def test_money_mentions_reads_words_and_cents():
     assert 10_000 in money_mentions("a hundred dollars")
     assert 10_500 in money_mentions("one hundred and five")
-    assert 9_500 in money_mentions("ninety five")
     assert money_mentions("9500 cents") == {9_500}
     assert money_mentions("$95.5") == {9_550}
+
+
+def test_texts_without_numbers_take_the_fast_path():
+    assert reveals("Can you do better than that? Thanks!", [10_000]) is None
+    assert money_mentions("") == set()
