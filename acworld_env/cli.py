@@ -104,7 +104,7 @@ def _audit_targets(root: Path) -> list[tuple[str, Any]]:
 def _register_subcommands() -> None:
     from .catalog.cli import app as catalog_app
     from .eval.cli import register as register_eval
-    from .scoring.cli import register as register_scoring
+    from .eval.scoring_cli import register as register_scoring
 
     register_eval(app)
     register_scoring(app)

@@ -1,4 +1,5 @@
-"""Scoring commands for the ``acworld`` command line: ``rescore`` and ``analyze``.
+"""Scoring commands for the ``acworld`` command line: ``rescore`` and ``analyze`` (apps layer: they read
+saved runs through :mod:`acworld_env.scoring` and evaluation folders through :mod:`acworld_env.eval`).
 
 ``acworld_env/cli.py`` adds them with ``register(app)``.
 """
@@ -20,8 +21,8 @@ def rescore(
     """Recompute every run's score from its artifacts alone; it must equal the saved score.json byte for byte,
     with the published task (not merely the task.json beside it). For an evaluation folder, summary.json,
     results.csv and the manifest must agree with the rescored runs too. Exit 1 if anything differs."""
+    from ..scoring.rescore import rescore_dir
     from ..tasks.anchor import AnchorError, SuiteIndex
-    from .rescore import rescore_dir
 
     runs_or_exit(run_dir)
     try:
@@ -57,8 +58,8 @@ def rescore(
 def _anchor_problem(run: Path, index: object) -> str | None:
     """Why a run's task is not the published one (``None`` when it is)."""
     from ..artifacts import read_json_file
+    from ..scoring.validity import load_task
     from ..tasks.anchor import AnchorError
-    from .validity import load_task
 
     try:
         meta = read_json_file(run / "run.json")
@@ -69,7 +70,7 @@ def _anchor_problem(run: Path, index: object) -> str | None:
 
 def _folder_problems(root: Path, index: object) -> list[str]:
     """Summary, results and manifest problems of the evaluation folders under ``root``."""
-    from ..eval.audit import audit_eval
+    from .audit import audit_eval
 
     evals = sorted({p.parent for p in root.rglob("summary.json")})
     return [f"{e}: {p}" for e in evals for p in audit_eval(e, index=index).problems  # type: ignore[arg-type]
@@ -77,14 +78,42 @@ def _folder_problems(root: Path, index: object) -> list[str]:
 
 
 def analyze(dirs: list[Path] = typer.Argument(..., help="Folders of runs; each folder is one group.")) -> None:
-    """Equal-weight sensitivity (Table 20) and restricted-view collisions (Table 5) over saved runs."""
-    from .analysis import analyze_dirs, collision_table, collisions, sensitivity, sensitivity_table
+    """What the scores rest on: how much the weights matter; which failing runs a weaker checker (final state,
+    last action, action sequence) would pass, overall and by family; where credit was lost (partial/zero by
+    loss group); and which designed errors (the tasks' mutations) each view can see."""
+    from ..scoring.analysis import (
+        analyze_dirs,
+        collision_table,
+        collisions,
+        sensitivity,
+        sensitivity_table,
+    )
+    from ..scoring.breakdowns import (
+        collisions_by_family,
+        collisions_by_family_table,
+        loss_split,
+        loss_split_table,
+    )
+    from ..tasks.suites import load_suite
+    from .observability import mutation_observability, observability_table
 
     for d in dirs:
         runs_or_exit(d)
     runs = analyze_dirs(dirs)
     console.print(sensitivity_table(sensitivity(runs)))
     console.print(collision_table(collisions(runs)))
+    console.print(collisions_by_family_table(collisions_by_family(runs)))
+    console.print(loss_split_table(loss_split(runs)))
+    ids = {r.task_id for r in runs if r.valid}
+    suites = sorted({t.split("/", 1)[0] for t in ids})
+    tasks = []
+    for name in suites:
+        try:
+            tasks += [t for t in load_suite(name) if t.task_id in ids]
+        except (KeyError, ValueError):
+            console.print(f"note: suite {name} is not installed; no mutation table for its tasks", markup=False)
+    if tasks:
+        console.print(observability_table(mutation_observability(tasks)))
     bad = [r for r in runs if not r.valid]
     for r in bad:
         console.print(f"invalid (excluded): {r.path}: {r.reason}", markup=False)

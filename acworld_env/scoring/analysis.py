@@ -59,6 +59,8 @@ class RunAnalysis:
     full_credit: bool = False
     equal_full_credit: bool = False
     views: dict[str, str] = field(default_factory=dict)
+    family: str = ""
+    loss_group: str | None = None
 
 
 @dataclass(frozen=True)
@@ -103,10 +105,15 @@ def public_sequence(records: list[dict[str, Any]], actor: str) -> list[dict[str,
 
 def project(art: RunArtifacts) -> dict[str, str]:
     """A run's digest under every view."""
-    seq = public_sequence(art.records, art.task.actor)
-    trace = [{k: v for k, v in r.items() if k not in TRACE_DERIVED} for r in art.records]
+    return project_records(art.records, art.task.actor, art.state_digest)
+
+
+def project_records(records: list[dict[str, Any]], actor: str, state_digest: str) -> dict[str, str]:
+    """The digest of a trace and final state under every view (for saved runs and live episodes alike)."""
+    seq = public_sequence(records, actor)
+    trace = [{k: v for k, v in r.items() if k not in TRACE_DERIVED} for r in records]
     return {
-        "final_state": art.state_digest,
+        "final_state": state_digest,
         "final_action": sha256(canonical(seq[-1] if seq else None)),
         "public_sequence": sha256(canonical(seq)),
         "full_trace": sha256(canonical(trace)),
@@ -123,7 +130,7 @@ def analyze_run(run_dir: str | Path, group: str = "") -> RunAnalysis:
     task_w = score_trace(art.task, art.records, art.state)
     equal_w = score_trace(art.task, art.records, art.state, weights="equal")
     return RunAnalysis(path, group, art.task.task_id, True, "", task_w.score, equal_w.score,
-                       task_w.full_credit, equal_w.full_credit, project(art))
+                       task_w.full_credit, equal_w.full_credit, project(art), art.task.family, task_w.loss_group)
 
 
 def analyze_dirs(dirs: Sequence[str | Path]) -> list[RunAnalysis]:
@@ -174,8 +181,8 @@ def collisions(runs: Sequence[RunAnalysis]) -> list[CollisionRow]:
 
 
 def sensitivity_table(rows: Sequence[SensitivityRow]) -> Table:
-    """Rich table of :func:`sensitivity` (Table 20)."""
-    table = Table(title="Equal-weight sensitivity (Table 20)",
+    """Rich table of :func:`sensitivity` (the paper's Table 20)."""
+    table = Table(title="How much the predicate weights matter: task weights vs equal weights",
                   caption="S: mean score of valid runs; FC: runs with full credit; "
                   "task: the task's weights; equal: every predicate weight 1; rank: task → equal")
     for col in ("group", "runs", "invalid", "S task", "S equal", "Δ", "FC task", "FC equal", "rank"):
@@ -188,8 +195,8 @@ def sensitivity_table(rows: Sequence[SensitivityRow]) -> Table:
 
 
 def collision_table(rows: Sequence[CollisionRow]) -> Table:
-    """Rich table of :func:`collisions` (Table 5)."""
-    table = Table(title="Restricted views (Table 5)",
+    """Rich table of :func:`collisions` (the paper's Table 5)."""
+    table = Table(title="Runs a weaker checker would pass: failing runs that look like full credit",
                   caption="colliding: runs without full credit whose view equals that of a "
                   "full-credit run of the same task")
     for col in ("view", "colliding", "no full credit", "valid runs", "colliding %"):

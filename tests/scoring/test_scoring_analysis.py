@@ -1,4 +1,4 @@
-"""Equal-weight sensitivity (Table 20) and restricted-view collisions (Table 5) over saved runs."""
+"""Equal-weight sensitivity and restricted-view collisions over saved runs (the paper's Tables 20 and 5)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import typer
 from typer.testing import CliRunner
 
 from acworld_env.eval.rollout import run_episode
+from acworld_env.eval.scoring_cli import register
 from acworld_env.policies.registry import make_policy
 from acworld_env.scoring.analysis import (
     VIEWS,
@@ -19,7 +20,6 @@ from acworld_env.scoring.analysis import (
     public_sequence,
     sensitivity,
 )
-from acworld_env.scoring.cli import register
 from acworld_env.trace import read_trace
 
 
@@ -137,7 +137,8 @@ def test_cli_analyze_prints_both_tables(groups, tmp_path):
     (broken / "leaky" / "task.json").unlink()
     result = CliRunner().invoke(app, ["analyze", *map(str, groups), str(broken)])
     assert result.exit_code == 0, result.output
-    for text in ("Equal-weight sensitivity", "Restricted views", "final World state", "public action",
+    for text in ("task weights vs equal weights", "a weaker checker would pass", "by family", "Where credit was lost",
+                 "final World state", "public action",
                  "full trace", "agent-a", "agent-b", "invalid (excluded)", "missing artifact task.json"):
         assert text in result.output, text
     assert CliRunner().invoke(app, ["analyze", str(tmp_path / "nowhere")]).exit_code == 2

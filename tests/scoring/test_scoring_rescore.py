@@ -9,8 +9,8 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
+from acworld_env.eval.scoring_cli import register
 from acworld_env.scoring import score_json
-from acworld_env.scoring.cli import register
 from acworld_env.scoring.rescore import rescore_dir, rescore_run
 
 
