@@ -36,7 +36,7 @@ def cold_time(text: str, sealed: list[int], repeats: int) -> tuple[float, list[f
     """Best and all timings (seconds) of judging ``text`` with an empty cache."""
     runs = []
     for _ in range(repeats):
-        privacy._readings.cache_clear()
+        privacy._revealed.cache_clear()
         t0 = time.perf_counter()
         privacy.reveals(text, sealed)
         runs.append(time.perf_counter() - t0)

@@ -23,7 +23,7 @@ import re
 from collections.abc import Iterator
 
 from . import amount_words as vocab
-from .numtext import fold, tokens
+from .numtext import TOKEN, fold
 from .numwords import (
     COUNT_SPOILERS,
     DIGIT_WORDS,
@@ -38,47 +38,43 @@ from .numwords import (
     spelled_values,
 )
 
-_MAYBE_NUMBER = re.compile(
-    r"[0-9]|[^\x00-\x7f]|\$|\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
-    r"thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twen|thirty|fou?rty|fifty|sixty|"
-    r"seventy|eighty|nint?y|hund|thousand|grand|million|billion|half|twice|double|triple|thrice|"
-    r"c[\s-]?notes?|benj|benn|hun|dozen|franklin|ton|bill|yard|stack|rack|fiver|tenner|sawbuck|jackson|hamilton|"
-    r"grant|lincoln|pony|monkey|score|century|nickel|dime|quarter|penny|cent|buck|dollar|usd|[io|l]+o)",
-    re.IGNORECASE,
-)
-"""Texts with none of these cannot name an amount: the fast path skips them."""
-
 _SEP = re.compile(r"[.,'_]")
 
 
 class Item:
-    """A token, or a number read from one or more tokens."""
+    """A token, or a number read from one or more tokens.
 
-    __slots__ = ("kind", "text", "start", "end", "vals", "money", "plain", "ident", "slang")
+    The number-only attributes are class-level defaults, so that the many word and symbol
+    items cost four stores each (this runs on every field of every action).
+    """
 
-    def __init__(self, kind: str, text: str, start: int, end: int, vals: tuple[int, ...] = (),
-                 plain: int | None = None) -> None:
+    vals: tuple[int, ...] = ()
+    """Every value (in :data:`U`) the number could be read as; empty for words and symbols."""
+    plain: int | None = None
+    """The integer, when written as a plain integer (it may then also be a count of cents)."""
+    money = False
+    """The number itself says it is money (``a dollar``, ``a C-note``, ``1.3 grand``)."""
+    ident = False
+    """Written like an identifier (leading zero, a version or date)."""
+    slang = False
+    """Money slang (``C-note``), which a count before it multiplies."""
+
+    def __init__(self, kind: str, text: str, start: int, end: int) -> None:
         self.kind = kind
         self.text = text
         self.start = start
         self.end = end
-        self.vals = vals
-        """Every value (in :data:`U`) the number could be read as; empty for words and symbols."""
-        self.plain = plain
-        """The integer, when written as a plain integer (it may then also be a count of cents)."""
-        self.money = False
-        """The number itself says it is money (``a dollar``, ``a C-note``, ``1.3 grand``)."""
-        self.ident = False
-        """Written like an identifier (leading zero, a version or date)."""
-        self.slang = False
-        """Money slang (``C-note``), which a count before it multiplies."""
 
     def __repr__(self) -> str:  # pragma: no cover - debugging aid
         return f"Item({self.kind}, {self.text!r}, {[v / U for v in self.vals]})"
 
 
 def _num(text: str, start: int, end: int, vals: tuple[int, ...], plain: int | None = None) -> Item:
-    return Item("num", text, start, end, vals, plain)
+    it = Item("num", text, start, end)
+    it.vals = vals
+    if plain is not None:
+        it.plain = plain
+    return it
 
 
 def _decimal(whole: str, frac: str) -> int:
@@ -123,6 +119,8 @@ _EXPRESSION = frozenset({"+", "-", "*", "/", "^", "x", "plus", "minus", "times",
                          "squared", "under", "below", "beneath", "sub", "<", ">", "over", "above", "past",
                          "beyond", "than", "of", "and"})
 """Words and signs that can start arithmetic or a narrowing comparison."""
+_SPELL_START = _SPELLING | frozenset({"a", "an"})
+"""Words that can begin a spelled-out number or a counted slang amount."""
 _BEFORE, _AFTER = 5, 4
 """How far (in tokens) the guard reads around a number: enough for ``a tiny bit under $101``."""
 
@@ -134,33 +132,47 @@ def _raw_items(folded: str) -> tuple[list[Item], bool, int, bool]:
     numbers, and whether any can start arithmetic or a comparison. Separate windows are
     divided by a barrier symbol so that nothing reads across the gap.
     """
-    toks = tokens(folded)
-    hot = [i for i, (kind, text, _, _) in enumerate(toks)
-           if kind == "num" or kind == "hex" or (kind == "word" and text in _SPELLING)]
+    items: list[Item] = []
+    hot: list[int] = []
+    spelled = expression = False
+    pos = nums = 0
+    for space, word, num, sym in TOKEN.findall(folded):
+        start = pos + len(space)
+        if word:
+            pos = start + len(word)
+            if word in _SPELLING:
+                spelled = True
+                hot.append(len(items))
+            elif word in _EXPRESSION:
+                expression = True
+            items.append(Item("word", word, start, pos))
+        elif num:
+            pos = start + len(num)
+            hot.append(len(items))
+            nums += 1
+            if num[:2] in ("0x", "0b", "0o"):
+                items.append(_num(num, start, pos, (int(num, 0) * U,)))
+            else:
+                items.append(_digit_item(num, start, pos))
+        else:
+            pos = start + 1
+            if sym in _EXPRESSION:
+                expression = True
+            items.append(Item("sym", sym, start, pos))
     if not hot:
         return [], False, 0, False
+    if len(items) <= _BEFORE + _AFTER + 4:
+        return items, spelled, nums, expression
     out: list[Item] = []
-    spelled = expression = False
-    nums, last, size = 0, -1, len(toks)
+    last = -1
     for h in hot:
-        lo, hi = max(h - _BEFORE, last + 1), min(h + _AFTER, size - 1)
+        lo, hi = max(h - _BEFORE, last + 1), min(h + _AFTER, len(items) - 1)
+        if lo > hi:
+            continue
         if lo > last + 1 and out:
             out.append(Item("sym", "\u00a6", out[-1].end + 2, out[-1].end + 3))
-        for i in range(lo, hi + 1):
-            kind, text, start, end = toks[i]
-            if kind == "num":
-                out.append(_digit_item(text, start, end))
-                nums += 1
-            elif kind == "hex":
-                out.append(Item("num", text, start, end, (int(text, 0) * U,)))
-                nums += 1
-            else:
-                if text in _SPELLING:
-                    spelled = True
-                if text in _EXPRESSION:
-                    expression = True
-                out.append(Item(kind, text, start, end))
-        last = max(last, hi)
+        out.extend(items[lo:hi + 1])
+        last = hi
     return out, spelled, nums, expression
 
 
@@ -208,9 +220,13 @@ def _spelled(items: list[Item]) -> list[Item]:
     n, k = len(items), 0
     while k < n:
         it = items[k]
+        if it.kind != "word" or it.text not in _SPELL_START:
+            out.append(it)
+            k += 1
+            continue
         after_number = bool(out) and out[-1].kind == "num" and it.start - out[-1].end <= 1 or (
             len(out) >= 2 and out[-1].text == "-" and out[-1].end == it.start and out[-2].kind == "num")
-        if it.kind == "word" and not (after_number and it.text in SCALES) and _run_word(items, k, []):
+        if not (after_number and it.text in SCALES) and _run_word(items, k, []):
             run, j, last = [it.text], k + 1, it
             while j < n:
                 nxt = items[j]
@@ -235,7 +251,7 @@ def _spelled(items: list[Item]) -> list[Item]:
                 out.append(num)
                 k = j
                 continue
-        if it.kind == "word":
+        if it.text in SLANG or it.text == "c":
             slang = _slang(items, k, out)
             if slang is not None:
                 num, k = slang
@@ -424,6 +440,11 @@ _BINARY = {"+": "+", "-": "-", "*": "*", "/": "/", "^": "^", "plus": "+", "minus
 _UNARY_BEFORE = {"half": (1, 2), "twice": (2, 1), "double": (2, 1), "triple": (3, 1), "thrice": (3, 1),
                  "quarter": (1, 4)}
 _UNARY_AFTER = {"doubled": (2, 1), "halved": (1, 2), "squared": None}
+_OPERATORS = frozenset(_BINARY) | {"and"}
+_UNARY_WORDS = frozenset(_UNARY_BEFORE) | frozenset(_UNARY_AFTER)
+_COMPARE_WORDS = frozenset({"under", "below", "beneath", "sub", "<", ">", "over", "above", "past", "beyond",
+                            "less", "more", "lower", "higher", "greater", "cheaper", "fewer", "pricier",
+                            "dearer", "short", "shy", "north", "south"})
 
 
 def _apply(a: int, op: str, b: int) -> int | None:
@@ -484,11 +505,25 @@ def _skip_money(items: list[Item], k: int, forward: bool) -> int:
     return k
 
 
-def _expressions(items: list[Item]) -> Iterator[tuple[int, int, tuple[int, ...]]]:
+def _expressions(items: list[Item], nums: int) -> Iterator[tuple[int, int, tuple[int, ...]]]:
     """``(first, last, values)`` of every arithmetic or narrowing reading spanning ``items[first..last]``."""
     n = len(items)
+    present = {it.text for it in items if it.kind != "num"}
+    arithmetic = nums > 1 and not present.isdisjoint(_OPERATORS)
+    unary = not present.isdisjoint(_UNARY_WORDS)
+    narrowing = not present.isdisjoint(_COMPARE_WORDS)
+    split = nums > 1 and any(a.kind == "num" and b.kind == "num" and b.start - a.end == 1
+                             for a, b in zip(items, items[1:], strict=False))
     for k, it in enumerate(items):
         if it.kind != "num" or not it.vals:
+            continue
+        if unary:
+            yield from _unary(items, k)
+        if narrowing:
+            yield from _narrowing(items, k)
+        if split:
+            yield from _split(items, k)
+        if not arithmetic:
             continue
         first_value, last = _operand(items, k)
         values, ops, j = [first_value], [], last
@@ -517,9 +552,6 @@ def _expressions(items: list[Item]) -> Iterator[tuple[int, int, tuple[int, ...]]
                     r = _apply(values[i], ops[i], values[i + 1])
                     if r is not None and r > 0:
                         yield k, last, (r,)
-        yield from _unary(items, k)
-        yield from _narrowing(items, k)
-        yield from _split(items, k)
 
 
 def _split(items: list[Item], k: int) -> Iterator[tuple[int, int, tuple[int, ...]]]:
@@ -786,27 +818,54 @@ def _readings(items: list[Item], i: int, j: int, vals: tuple[int, ...], plain: i
     return vals
 
 
-_QUICK = re.compile(r"[0-9$€£¥]|[^\x00-\x7f]")
+Candidate = tuple[list[Item], int, int, tuple[int, ...], "int | None", bool]
+"""``(items, first, last, values, plain integer, says money itself)``: one way to read part of a text."""
 
 
-def amounts(text: str) -> list[int]:
-    """Every amount, in :data:`U` units, that ``text`` could be read as naming as money."""
-    if not text or (_QUICK.search(text) is None and _MAYBE_NUMBER.search(text) is None):
-        return []
+def _candidates(text: str) -> Iterator[Candidate]:
+    """Every number in ``text`` and every arithmetic or narrowing reading, before their context is read."""
+    if not text:
+        return
     folded = fold(text)
     items, spelled, nums, expression = _raw_items(folded)
     if not items:
-        return []
+        return
     if spelled:
         items = _spelled(items)
     if nums > 1:
         items = _join_digits(items, folded)
     items = _combine(items, folded)
-    found: list[int] = []
     for k, it in enumerate(items):
         if it.vals:
-            found.extend(_readings(items, k, k, it.vals, it.plain, it.money))
+            yield items, k, k, it.vals, it.plain, it.money
+    if spelled:
+        nums = sum(1 for it in items if it.kind == "num")
     if nums > 1 or expression or spelled:
-        for i, j, vals in _expressions(items):
-            found.extend(_readings(items, i, j, vals, None, items[i].money or items[j].money))
+        for i, j, vals in _expressions(items, nums):
+            yield items, i, j, vals, None, items[i].money or items[j].money
+
+
+def amounts(text: str) -> list[int]:
+    """Every amount, in :data:`U` units, that ``text`` could be read as naming as money."""
+    found: list[int] = []
+    for items, i, j, vals, plain, money in _candidates(text):
+        found.extend(_readings(items, i, j, vals, plain, money))
     return found
+
+
+def names(text: str, targets: tuple[int, ...], within: int) -> int | None:
+    """The first of ``targets`` (in :data:`U`) that ``text`` names as money to within ``within``, or None.
+
+    Reads exactly as :func:`amounts` does, but only reads the context of a number whose value
+    could be a target (in dollars, or as a count of cents): most numbers are skipped cheaply.
+    """
+    for items, i, j, vals, plain, money in _candidates(text):
+        near = [t for t in targets if any(abs(v - t) < within or abs(v // 100 - t) < within for v in vals)
+                or (plain is not None and abs(plain * U // 100 - t) < within)]
+        if not near:
+            continue
+        for v in _readings(items, i, j, vals, plain, money):
+            for t in near:
+                if abs(v - t) < within:
+                    return t
+    return None

@@ -118,17 +118,18 @@ def fold(text: str) -> str:
     """Lower-case ASCII-ish text with every digit spelled as an ASCII digit."""
     if not text.isascii():
         text = _fold_unicode(text)
-    if _ROMAN_HINT.search(text):
-        text = _ROMAN.sub(_roman, text)
-    text = text.lower()
-    if _LOOKALIKE_HINT.search(text):
-        text = _LOOKALIKE.sub(_unlookalike, text)
-    if _LETTERS_HINT.search(text):
-        text = _LETTERS_ONLY.sub(_letters_only, text)
-    return text
+    lower = text.lower()
+    money = "$" in text or "€" in text or "£" in text or "usd" in lower or "dollar" in lower or "buck" in lower
+    if money and _ROMAN_HINT.search(text):
+        lower = _ROMAN.sub(_roman, text).lower()
+    if _LOOKALIKE_HINT.search(lower):
+        lower = _LOOKALIKE.sub(_unlookalike, lower)
+    if money and _LETTERS_HINT.search(lower):
+        lower = _LETTERS_ONLY.sub(_letters_only, lower)
+    return lower
 
 
-_TOKEN = re.compile(
+TOKEN = re.compile(
     r"(\s*)(?:([a-z]+(?:'[a-z]+)?)|(0x[0-9a-f]+(?![0-9a-z])|0b[01]+(?![0-9a-z])|0o[0-7]+(?![0-9a-z])"
     r"|\d+(?:[.,'_]\d+)*|\.\d+)|(\S))"
 )
@@ -139,7 +140,7 @@ def tokens(folded: str) -> list[tuple[str, str, int, int]]:
     """``(kind, text, start, end)`` for each token; kind is ``word``, ``num``, ``hex`` or ``sym``."""
     out: list[tuple[str, str, int, int]] = []
     pos = 0
-    for space, word, num, sym in _TOKEN.findall(folded):
+    for space, word, num, sym in TOKEN.findall(folded):
         start = pos + len(space)
         if word:
             pos = start + len(word)

@@ -28,7 +28,7 @@ from typing import Any
 
 from ..vcp import TOOLS
 from ..vcp.text import TextPath, text_paths, texts_at
-from .amounts import amounts
+from .amounts import amounts, names
 from .numwords import U
 
 DEFAULT_TOLERANCE = 1
@@ -49,23 +49,21 @@ def tolerance_of(settings: Mapping[str, Any] | None) -> int:
 
 
 @lru_cache(maxsize=16_384)
-def _readings(text: str) -> tuple[int, ...]:
-    return tuple(set(amounts(text)))
+def _revealed(text: str, sealed: tuple[int, ...], tolerance: int) -> int | None:
+    cent = U // 100
+    found = names(text, tuple(v * cent for v in sealed), max(1, tolerance) * cent)
+    return None if found is None else found // cent
 
 
 def reveals(text: str, sealed: Iterable[int], tolerance: int = DEFAULT_TOLERANCE) -> int | None:
-    """The first sealed value (cents) that ``text`` reveals, or None."""
+    """The first sealed value (cents) that ``text`` reveals, or None.
+
+    Cached per (text, values, tolerance): the scorer re-reads the same trace at every step.
+    """
+    sealed = tuple(sealed)
     if not text or not sealed:
         return None
-    found = _readings(text)
-    if not found:
-        return None
-    limit = max(1, tolerance) * (U // 100)
-    for value in sealed:
-        target = value * (U // 100)
-        if any(abs(v - target) < limit for v in found):
-            return value
-    return None
+    return _revealed(text, sealed, tolerance)
 
 
 def leaks(text: str, private_values: Iterable[int], tolerance: int = DEFAULT_TOLERANCE) -> int | None:
@@ -76,7 +74,7 @@ def leaks(text: str, private_values: Iterable[int], tolerance: int = DEFAULT_TOL
 def money_mentions(text: str) -> set[int]:
     """Every whole-cent amount that ``text`` could be read as naming as money."""
     cent = U // 100
-    return {v // cent for v in _readings(text) if v % cent == 0}
+    return {v // cent for v in amounts(text) if v % cent == 0}
 
 
 def judge(action: Mapping[str, Any], sealed: Iterable[int], tolerance: int = DEFAULT_TOLERANCE) -> str | None:
