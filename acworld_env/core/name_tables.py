@@ -1,5 +1,5 @@
-"""The one way names are registered: event handlers, platform rules, predicate kinds, policies,
-task families and suites all map a name to a function in a plain dict."""
+"""Name tables: every registry (event handlers, platform rules, predicate kinds, policies, task
+families, suites) is a plain dict from a name to a function, filled by :func:`register_in`."""
 
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..registrar import register_in
+from ..core.name_tables import register_in
 from .registry import register_policy
 
 ShortcutFactory = Callable[[], Any]

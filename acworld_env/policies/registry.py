@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..registrar import register_in
+from ..core.name_tables import register_in
 from .base import FixedPolicy
 from .mutants import AppendPolicy, PrependPolicy
 from .negotiators import ScriptedBuyer, ScriptedMerchant

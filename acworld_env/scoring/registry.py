@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..registrar import register_in
+from ..core.name_tables import register_in
 from ..tasks.spec import TaskSpec
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..registrar import register_in
+from ..core.name_tables import register_in
 from .spec import TaskSpec
 
 SuiteLoader = Callable[[str, int], list[TaskSpec]]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ...registrar import register_in
+from ...core.name_tables import register_in
 from ..spec import TaskSpec
 
 FamilyBuilder = Callable[..., list[TaskSpec]]
