@@ -1,11 +1,19 @@
-"""T1 Discovery: find a listing that satisfies every hard constraint, the best one, or none.
+"""T1 Discovery: from a shopper's words, find a listing that meets every requirement, the best one, or none.
 
-Capabilities (all Buyer): basic_feasible_discovery, best_feasible_selection (cheapest
-feasible), correct_abstention (nothing is feasible; a subtle or obvious conflict),
-hard_constraint_filtering (many near misses), query_reformulation (the shopper's words
-find nothing; the query must be rephrased). Oracles are computed over the whole match
-space of the shipped ``capability-v1`` catalog. Factors: 3 to 20 candidates, 2 to 5 hard
+Capabilities (all Buyer): basic_feasible_discovery, best_feasible_selection (an objective the
+sort order does not decide: price per gram, or the cheapest with enough reviews),
+correct_abstention (nothing fits the budget; a subtle or obvious conflict),
+hard_constraint_filtering (a requirement only the full listing record shows, so reading is
+necessary), query_reformulation (vague words that must be mapped to catalog vocabulary; the
+literal query finds nothing or a misleading page). Factors: 3 to 20 candidates, 2 to 5 hard
 constraints, conflict subtlety, 2 to 5 search rounds.
+
+The agent sees the request (words) and a mandate holding only the budget it states. The
+structured requirements live in ``task.oracle`` (the scorer's private spec; ``hints`` is what
+``make(..., hints="structured")`` shows a learner). Every task is built so that the obvious
+pages mislead: the top hit of each surface query (the category or item type sorted by price,
+rating or relevance; the item's name; every text-searchable requirement) is not an accepted
+answer, and in abstention tasks the decisive near miss is on none of their first pages.
 """
 
 from __future__ import annotations
@@ -15,21 +23,23 @@ from typing import Any
 
 import numpy as np
 
-from ...catalog import Catalog, Listing, default_catalog_path
+from ...catalog import Catalog, default_catalog_path
 from ...world import add_actor, empty_state
 from ..spec import MutationSpec, PolicyRef, TaskSpec
 from . import (
-    discovery_policy,  # noqa: F401  (registers the reference policy)
+    discovery_policy,  # noqa: F401  (registers the reference policy and the shortcut scripts)
     register_family,
 )
 from .common import dollars, pred
+from .discovery_needs import filterable, satisfies, to_query, unit_price_key
+from .discovery_shortcuts import content_words
+from .discovery_vocab import DESCS, FLAGS, KINDS, MAXIMUMS, MINIMUMS, VALUES, Kind, plain_words
 
 FAMILY = "T1_discovery"
 PLAN = [("basic_feasible_discovery", 3), ("best_feasible_selection", 5), ("correct_abstention", 4),
         ("hard_constraint_filtering", 4), ("query_reformulation", 4)]
-PHRASES = ["something cosy for everyday use", "a nice gift for a friend", "the good stuff people rave about",
-           "gear for my new hobby", "an upgrade for my routine"]
-MIN_CANDIDATES, MAX_CANDIDATES = 3, 20
+MIN_CANDIDATES, MAX_CANDIDATES, MAX_READS, MAX_STEPS = 3, 20, 6, 20
+ATTEMPTS = 3000
 
 
 @cache
@@ -38,220 +48,366 @@ def catalog() -> Catalog:
     return Catalog.open(default_catalog_path())
 
 
-def _count(q: dict) -> int:
-    return len(catalog().oracle_ids(q))
+@cache
+def _records(q_key: str) -> tuple[dict, ...]:
+    import json
+
+    cat = catalog()
+    return tuple(x.model_dump(mode="json") for x in cat.get_many(cat.oracle_ids(json.loads(q_key))))
 
 
-def _constraint_pool(t: Listing, rng: np.random.Generator) -> list[tuple[str, Any]]:
-    """Hard constraints the target satisfies, in a random order."""
-    pool: list[tuple[str, Any]] = [("options." + k, v) for k, v in sorted(t.options.items())]
-    pool += [("attributes." + k, v) for k, v in sorted(t.attributes.items()) if isinstance(v, str) or v is True]
-    if t.rating is not None:
-        pool.append(("min_rating", float(np.floor(t.rating * 2) / 2)))
-    pool.append(("max_price", int(np.ceil(t.price * rng.uniform(1.02, 1.3) / 100)) * 100))
-    if t.brand:
-        pool.append(("brand", t.brand))
-    order = rng.permutation(len(pool))
-    return [pool[int(i)] for i in order]
+def records(q: dict) -> list[dict]:
+    """Every listing matching ``q``, as records, in the query's order."""
+    import json
+
+    return list(_records(json.dumps(q, sort_keys=True)))
 
 
-def _query(base: dict, items: list[tuple[str, Any]]) -> dict:
-    q: dict[str, Any] = {**base, "options": {}, "attributes": {}}
-    for key, value in items:
-        if key.startswith("options."):
-            q["options"][key.split(".", 1)[1]] = value
-        elif key.startswith("attributes."):
-            q["attributes"][key.split(".", 1)[1]] = value
+def _base(kind: Kind) -> dict[str, Any]:
+    return {"category": kind.category, "attributes": {"product_type": kind.product_type}, "in_stock": True}
+
+
+def _text_of(kind: Kind) -> str:
+    return kind.noun.removeprefix("bag of ").replace("-", " ")
+
+
+def _need(field: str, op: str, value: Any, words: tuple[str, str | None]) -> dict[str, Any]:
+    return {"field": field, "op": op, "value": value, "words": words[0], "vague": words[1]}
+
+
+def _needs_of(kind: Kind, t: dict) -> list[dict[str, Any]]:
+    """Every requirement the target listing ``t`` meets that a shopper might state (plain and vague words)."""
+    out = []
+    for key in kind.attrs:
+        v, field = t["attributes"].get(key), f"attributes.{key}"
+        if v is True and key in FLAGS:
+            out.append(_need(field, "eq", True, FLAGS[key]))
+        elif key in MINIMUMS and isinstance(v, int | float) and not isinstance(v, bool):
+            out.append(_need(field, "min", v, (MINIMUMS[key].format(v=v), None)))
+        elif key in MAXIMUMS and isinstance(v, int | float) and not isinstance(v, bool):
+            out.append(_need(field, "max", v, (MAXIMUMS[key].format(v=v), None)))
+        elif isinstance(v, str | int) and not isinstance(v, bool) and v != "Blend":
+            out.append(_need(field, "eq", v, VALUES.get((field, str(v)), (plain_words(field, v), None))))
+    for key in kind.opts:
+        v, field = t["options"].get(key), f"options.{key}"
+        if v:
+            out.append(_need(field, "eq", v, VALUES.get((field, v), (plain_words(field, v), None))))
+    out += [_need("description", "has", d, DESCS[d]) for d in kind.descs if d in t["description"]]
+    if t["rating"] is not None and t["rating"] >= 4.0:
+        v = min(4.5, float(np.floor(t["rating"] * 2) / 2))
+        out.append(_need("rating", "min", v, (f"rated at least {v:g} stars", None)))
+    if t["brand"]:
+        out.append(_need("brand", "eq", t["brand"], (plain_words("brand", t["brand"]), None)))
+    return out
+
+
+TEXT_FIELDS = ("options.", "brand", "attributes.material", "description")
+"""Requirements a full-text search can approximate (words in titles, options, descriptions)."""
+
+
+def _texty(need: dict) -> bool:
+    return need["field"].startswith(TEXT_FIELDS)
+
+
+def _words(need: dict, vague: bool) -> dict:
+    """The need with its plain or vague words chosen (``vague`` becomes a flag)."""
+    return {**need, "words": need["vague"] if vague else need["words"], "vague": vague}
+
+
+def _pick(rng: np.random.Generator, items: list, n: int) -> list:
+    if n > len(items):
+        return []
+    return [items[int(i)] for i in rng.choice(len(items), size=n, replace=False)]
+
+
+def _draw_needs(cap: str, kind: Kind, t: dict, rng: np.random.Generator,
+                variant: int) -> tuple[list[dict], dict | None] | None:
+    """The requirements of one task (words chosen), and its objective."""
+    every = _needs_of(kind, t)
+    plain = [n for n in every if filterable(n) and n["field"] != "rating"]
+    rating = [n for n in every if n["field"] == "rating"]
+    descs = [n for n in every if n["field"] == "description"]
+    objective = None
+    if cap in {"basic_feasible_discovery", "correct_abstention"}:
+        needs = _pick(rng, plain + rating, int(rng.integers(1, 4)))
+    elif cap == "hard_constraint_filtering":
+        needs = _pick(rng, plain + rating, int(rng.integers(1, 3))) + _pick(rng, descs, 1)
+        if not any(n["field"] == "description" for n in needs):
+            return None
+    elif cap == "best_feasible_selection":
+        needs = _pick(rng, plain, int(rng.integers(1, 3)))
+        if variant % 2 == 0:
+            if not kind.unit:
+                return None
+            objective = {"minimize": "price_per", "unit": kind.unit}
         else:
-            q[key] = value
-    return {k: v for k, v in q.items() if v not in ({}, None)}
+            if not rating or t["review_count"] < 5:
+                return None
+            n_min = int(t["review_count"] // 5 * 5)
+            r = rating[0]
+            needs.append({**r, "words": f"{r['words']} by at least {n_min} reviewers"})
+            needs.append(_need("review_count", "min", n_min, ("", None)))
+            objective = {"minimize": "price"}
+    else:  # query_reformulation
+        fuzzy = [n for n in every if n["vague"]]
+        needs = [_words(n, True) for n in _pick(rng, fuzzy, int(rng.integers(1, 4)))]
+        if not needs:
+            return None
+        needs += _pick(rng, [n for n in plain if not n["vague"]], int(rng.integers(0, 2)))
+    if not needs or len({n["field"] for n in needs}) < len(needs):
+        return None
+    if cap != "correct_abstention" and all(_texty(n) or not filterable(n) for n in needs):
+        return None  # a text query alone could find it: at least one requirement needs a filter
+    return [n if isinstance(n["vague"], bool) else _words(n, False) for n in needs], objective
 
 
-def _find_constraints(rng: np.random.Generator, n_hard: int, *, need_price_spread: bool = False,
-                      need_binding: bool = False) -> tuple[dict, int]:
-    """A category and ``n_hard`` hard constraints (stock included) with 3..20 feasible listings."""
-    cat = catalog()
-    categories = [c for c in cat.categories() if _count({"category": c, "in_stock": True}) >= MIN_CANDIDATES]
-    for _ in range(400):
-        category = categories[int(rng.integers(len(categories)))]
-        ids = cat.oracle_ids({"category": category, "in_stock": True})
-        target = cat.get(ids[int(rng.integers(len(ids)))])
-        assert target is not None
-        extra = _constraint_pool(target, rng)[: n_hard - 1]
-        q = _query({"category": category, "in_stock": True}, extra)
-        feasible = cat.oracle_ids({**q, "sort": "price_asc"})
-        if not MIN_CANDIDATES <= len(feasible) <= MAX_CANDIDATES or len(extra) < n_hard - 1:
-            continue
-        if need_price_spread:
-            prices = [cat.get(i).price for i in feasible]  # type: ignore[union-attr]
-            if prices[0] == prices[-1]:
-                continue
-        if need_binding and _droppable(q, set(feasible)) is None:
-            continue
-        return q, len(feasible)
-    raise RuntimeError("could not find constraints with 3..20 feasible listings")
+# -- the request ---------------------------------------------------------------------------
+
+OPENINGS = ("I'm looking for", "Could you find me", "I need", "Please help me find")
+BUDGETS = ("for no more than {}", "within a budget of {}", "costing at most {}")
 
 
-def _describe(q: dict) -> str:
-    """Constraints in a shopper's words."""
-    parts = []
-    for k, v in sorted(q.get("options", {}).items()):
-        parts.append(f"in {v}" if k == "color" else f"{k.replace('_', ' ')} {v}")
-    for k, v in sorted(q.get("attributes", {}).items()):
-        if k == "product_type":
-            parts.insert(0, f"specifically {str(v).lower()}")
-        elif v is True:
-            parts.append(k.replace("_", " "))
-        else:
-            parts.append(f"{k.replace('_', ' ')} {v}")
-    if "brand" in q:
-        parts.append(f"made by {q['brand']}")
-    if "min_rating" in q:
-        parts.append(f"rated at least {q['min_rating']:g} stars")
-    if "max_price" in q:
-        parts.append(f"no more than {dollars(q['max_price'])}")
-    parts.append("available to ship now")
-    return ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
+def _join(parts: list[str]) -> str:
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
-def _near_miss(q: dict, feasible: set[str]) -> str:
-    """A listing that violates exactly one constraint of ``q`` (the first found, deterministic)."""
-    cat = catalog()
-    for key in ("max_price", "min_rating", "brand"):
-        if key in q:
-            relaxed = {k: v for k, v in q.items() if k != key}
-            miss = [i for i in cat.oracle_ids({**relaxed, "sort": "price_asc"}) if i not in feasible]
-            if miss:
-                return miss[0]
-    for group in ("options", "attributes"):
-        for key in sorted(q.get(group, {})):
-            relaxed = {**q, group: {k: v for k, v in q[group].items() if k != key}}
-            miss = [i for i in cat.oracle_ids({**relaxed, "sort": "price_asc"}) if i not in feasible]
-            if miss:
-                return miss[0]
-    miss = [i for i in cat.oracle_ids({"category": q["category"], "sort": "price_asc"}) if i not in feasible]
-    return miss[0]
+def _request(kind: Kind, needs: list[dict], budget: int | None, objective: dict | None,
+             rng: np.random.Generator) -> str:
+    """The shopper's words: the item, each requirement, the budget, the objective."""
+    said = [n["words"] for n in needs if n["words"]]
+    article = "an" if kind.noun[0] in "aeiou" else "a"
+    text = f"{OPENINGS[int(rng.integers(len(OPENINGS)))]} {article} {kind.noun}: {_join(said)}"
+    if budget is not None:
+        text += ", " + BUDGETS[int(rng.integers(len(BUDGETS)))].format(dollars(budget))
+    text += ". It has to be in stock and ready to ship now."
+    if objective and objective["minimize"] == "price_per":
+        text += " If several fit, I want the best value for money: the lowest price per gram."
+    elif objective:
+        text += " If several fit, I want the cheapest of them."
+    return text + " Tell me which listing it is, but don't buy anything yet. If nothing fits, just tell me so."
 
 
-def _droppable(q: dict, accepted: set[str]) -> tuple[str, str] | None:
-    """A constraint whose omission lets a violating listing in, and that listing (None if none binds)."""
-    cat = catalog()
-    keys = [f"options.{k}" for k in sorted(q.get("options", {}))]
-    keys += [f"attributes.{k}" for k in sorted(q.get("attributes", {}))]
-    keys += [k for k in ("brand", "min_rating", "max_price") if k in q]
-    for drop in keys:
-        group, _, key = drop.partition(".")
-        if key:
-            relaxed = {**q, group: {k: v for k, v in q[group].items() if k != key}}
-        else:
-            relaxed = {k: v for k, v in q.items() if k != drop}
-        miss = [i for i in cat.oracle_ids({**relaxed, "sort": "price_asc"}) if i not in accepted]
-        if miss:
-            return drop, miss[0]
-    return None
+# -- what a surface script would try ---------------------------------------------------------
+
+def _surface(kind: Kind, needs: list[dict], budget: int | None, request: str) -> list[dict]:
+    """Queries built from the request's surface: the category, the item type, its name, its searchable
+    words, all of its words, and the first page a word-dropping keyword script would get."""
+    words = " ".join([_text_of(kind), *(str(n["value"]) for n in needs if _texty(n))])
+    said = content_words(" ".join(n["words"] for n in needs))
+    out: list[dict] = [{}]
+    for cap in ([budget] if budget else []) + [None]:
+        b = {"in_stock": True, **({"max_price": cap} if cap else {})}
+        for q in ({"category": kind.category, **b}, {**_base(kind), **b}, {"text": _text_of(kind), **b},
+                  {"text": words, **b}, {"text": " ".join([_text_of(kind), *said]), **b}):
+            out += [{**q, "sort": s} for s in ("price_asc", "relevance", "rating_desc")]
+        for sort in ("price_asc", "relevance"):
+            out += _relaxed(content_words(request), {**({"max_price": cap} if cap else {}), "sort": sort})
+    return out
 
 
-def _task(task_id: str, capability: str, rng: np.random.Generator) -> TaskSpec:
-    cat = catalog()
-    n_hard = int(rng.integers(2, 6)) if capability != "hard_constraint_filtering" else int(rng.integers(4, 6))
-    # hard constraints besides the category: in-stock plus 1..4 drawn from a real listing
-    q, n_feasible = _find_constraints(rng, n_hard, need_price_spread=capability == "best_feasible_selection",
-                                      need_binding=capability == "hard_constraint_filtering")
-    objective = "cheapest" if capability == "best_feasible_selection" else None
-    feasible = cat.oracle_ids({**q, "sort": "price_asc"})
-    factors: dict[str, Any] = {"candidates": n_feasible, "hard_constraints": n_hard}
-    if capability == "correct_abstention":
-        subtle = bool(rng.integers(2))
-        cheapest = cat.get(feasible[0]).price  # type: ignore[union-attr]
-        q = {**q, "max_price": max(100, int(cheapest * (0.97 if subtle else 0.6)) // 100 * 100)}
-        if cat.oracle_ids(q):
-            q["max_price"] = max(100, q["max_price"] - 100)
-        feasible, factors["conflict"] = cat.oracle_ids(q), "subtle" if subtle else "obvious"
-        assert not feasible
+def _relaxed(words: list[str], extra: dict) -> list[dict]:
+    """The first query, dropping the last word each time, that finds anything (as ``words_cheapest`` does)."""
+    for k in range(len(words), 0, -1):
+        q = {"text": " ".join(words[:k]), **extra}
+        if catalog().count(q):
+            return [q]
+    return []
+
+
+def _top(q: dict, n: int) -> list[str]:
+    return catalog().search_ids({**q, "page_size": n})[1]
+
+
+def _literal(kind: Kind, needs: list[dict]) -> str:
+    """The first query a shopper's words suggest: the item's name and the vague phrases, verbatim."""
+    return " ".join([_text_of(kind), *(n["words"] for n in needs if n["vague"])])
+
+
+# -- one task ------------------------------------------------------------------------------
+
+def _attempt(cap: str, rng: np.random.Generator, variant: int) -> dict[str, Any] | None:
+    """One draw of a task of capability ``cap`` (``variant``: its index, which alternates objectives and
+    conflicts); None when it fails a construction rule."""
+    categories = sorted({k.category for k in KINDS})
+    category = categories[int(rng.integers(len(categories)))]
+    kinds = [k for k in KINDS if k.category == category]
+    kind = kinds[int(rng.integers(len(kinds)))]
+    pool = records(_base(kind))
+    if len(pool) <= MIN_CANDIDATES:
+        return None
+    t = pool[int(rng.integers(len(pool)))]
+    drawn = _draw_needs(cap, kind, t, rng, variant)
+    if drawn is None:
+        return None
+    needs, objective = drawn
+    checks = [n for n in needs if not filterable(n)]
+    if cap == "correct_abstention":
+        return _abstention(kind, needs, rng, subtle=variant % 2 == 0)
+    budget = int(np.ceil(t["price"] * rng.uniform(1.05, 1.35) / 100)) * 100 if rng.random() < 0.6 else None
+    n_hard = sum(1 for n in needs if n["words"]) + 1 + (budget is not None)
+    filters = {**to_query(_base(kind), needs), **({"max_price": budget} if budget else {})}
+    cand = records({**filters, "sort": "price_asc"})
+    feasible = [r for r in cand if all(satisfies(r, n) for n in checks)]
+    if not (MIN_CANDIDATES <= len(cand) <= MAX_CANDIDATES and feasible and 2 <= n_hard <= 5):
+        return None
+    if objective and objective["minimize"] == "price_per":
+        best = min(unit_price_key(r, objective["unit"])[0] for r in feasible)
+        accepted = [r["listing_id"] for r in feasible if unit_price_key(r, objective["unit"])[0] == best]
+    elif objective:
+        accepted = [r["listing_id"] for r in feasible if r["price"] == feasible[0]["price"]]
+    else:
+        accepted = [r["listing_id"] for r in feasible]
+    within = records({**_base(kind), **({"max_price": budget} if budget else {}), "sort": "price_asc"})
+    request = _request(kind, needs, budget, objective, rng)
+    if any(_top(q, 1) and _top(q, 1)[0] in accepted for q in _surface(kind, needs, budget, request)):
+        return None
+    if len(accepted) > 0.4 * len(within):
+        return None
+    ordered = cand if not (objective and objective["minimize"] == "price_per") else sorted(
+        cand, key=lambda r: unit_price_key(r, objective["unit"]))
+    reads = next(i for i, r in enumerate(ordered) if r["listing_id"] in accepted) + 1
+    if cap in {"best_feasible_selection", "hard_constraint_filtering"} and cand[0]["listing_id"] in accepted:
+        return None  # the sort order alone would decide
+    factors: dict[str, Any] = {"candidates": len(cand), "hard_constraints": n_hard}
+    searches = [{**filters, "sort": "price_asc", "page_size": 50}]
+    if cap == "query_reformulation":
+        literal = _literal(kind, needs)
+        lit = {"text": literal, "in_stock": True, **({"max_price": budget} if budget else {})}
+        if any(set(_top(q, 10)) & {r["listing_id"] for r in feasible} for q in ({"text": literal}, lit)):
+            return None
+        steps = [{**to_query(_base(kind), needs[:k]), **({"max_price": budget} if budget else {}),
+                  "sort": "price_asc", "page_size": 50} for k in range(1, len(needs) + 1)]
+        searches = [lit] + [q for i, q in enumerate(steps) if i == 0 or q != steps[i - 1]]
+        factors["search_rounds"] = len(searches)
+        if not 2 <= len(searches) <= 5:
+            return None
+    if reads > MAX_READS or len(searches) + reads + 1 > MAX_STEPS - 4:
+        return None
     if objective:
-        best_price = cat.get(feasible[0]).price  # type: ignore[union-attr]
-        accepted = [i for i in feasible if cat.get(i).price == best_price]  # type: ignore[union-attr]
+        factors["objective"] = "price_per_gram" if objective["minimize"] == "price_per" else "cheapest_well_reviewed"
+    if checks:
+        factors["unfilterable"] = len(checks)
+    decoy = next(r["listing_id"] for r in within if r["listing_id"] not in accepted)
+    return {"kind": kind, "needs": needs, "objective": objective, "budget": budget, "filters": filters,
+            "request": request, "accepted": accepted, "feasible": [r["listing_id"] for r in feasible], "factors": factors,
+            "searches": searches, "decoy": decoy,
+            "order": "unit" if objective and objective["minimize"] == "price_per" else "listed"}
+
+
+def _abstention(kind: Kind, needs: list[dict], rng: np.random.Generator, subtle: bool) -> dict[str, Any] | None:
+    """Nothing fits: the right kind of item exists, but all of it costs more than the budget."""
+    base = to_query(_base(kind), needs)
+    near = records({**base, "sort": "price_asc"})
+    if not MIN_CANDIDATES <= len(near) <= MAX_CANDIDATES:
+        return None
+    low = near[0]["price"]
+    budget = int(low * (rng.uniform(0.88, 0.97) if subtle else rng.uniform(0.45, 0.65))) // 100 * 100
+    n_hard = sum(1 for n in needs if n["words"]) + 2
+    if not 100 <= budget < low or n_hard > 5:
+        return None
+    if len(records({**_base(kind), "max_price": budget})) < MIN_CANDIDATES:
+        return None  # plenty of the item within budget: a careless search finds something to answer
+    decisive = [r["listing_id"] for r in near if r["price"] == low]
+    request = _request(kind, needs, budget, None, rng)
+    if any(set(_top(q, 10)) & set(decisive) for q in _surface(kind, needs, budget, request)):
+        return None
+    filters = {**base, "max_price": budget}
+    return {"kind": kind, "needs": needs, "objective": None, "budget": budget, "filters": filters,
+            "request": request, "accepted": [], "feasible": [], "decisive": decisive, "order": "listed",
+            "factors": {"candidates": len(near), "hard_constraints": n_hard,
+                        "conflict": "subtle" if subtle else "obvious"},
+            "searches": [{**filters, "sort": "price_asc", "page_size": 50}],
+            "evidence_search": {**base, "sort": "price_asc", "page_size": 50}}
+
+
+def _predicates(cap: str, d: dict) -> list:
+    """Weighted predicates (sum 1.0); the guard pays only once the buyer searched."""
+    guard = pred("nothing_bought", "no_commit_once_engaged", 0.1, "Validation", "Authority", actor="buyer_0",
+                 kinds=["place_order", "authorize_payment"], engaged=["search_listings"])
+    if cap == "correct_abstention":
+        return [pred("near_miss_seen", "listing_seen", 0.3, "Evidence", "Evidence", actor="buyer_0",
+                     listings=d["decisive"], via=["search_listings", "get_listing"]),
+                pred("abstained", "abstained_with_evidence", 0.6, "Decision", "Choice", actor="buyer_0",
+                     evidence=d["decisive"], unjustified=0.35),
+                guard]
+    w_found, w_read = {"hard_constraint_filtering": (0.1, 0.2), "query_reformulation": (0.2, 0.1)}.get(
+        cap, (0.15, 0.15))
+    return [pred("found_feasible", "listing_seen", w_found, "Search", "Evidence", actor="buyer_0",
+                 listings=d["feasible"], via=["search_listings"]),
+            pred("record_read", "decisive_record_read", w_read, "Evidence", "Evidence", actor="buyer_0"),
+            pred("right_listing", "answer_in_set", 0.6, "Decision", "Choice", actor="buyer_0",
+                 accepted=sorted(d["accepted"])),
+            guard]
+
+
+def _mutation(task_id: str, cap: str, d: dict, params: dict) -> MutationSpec:
+    def mut(name: str, description: str, lowers: list[str], **knobs: Any) -> MutationSpec:
+        return MutationSpec(id=f"{task_id}/{name}", description=description, lowers=lowers,
+                            policy=PolicyRef(name="discovery_buyer", params={**params, **knobs}))
+
+    if cap == "correct_abstention":
+        return mut("answers_closest", "answers the closest match, which is over budget", ["abstained"],
+                   answer=d["decisive"][0])
+    if cap == "query_reformulation":
+        return mut("gives_up", "abstains after the literal search finds nothing that fits",
+                   ["found_feasible", "record_read", "right_listing"], give_up=True)
+    if cap == "best_feasible_selection":
+        return mut("sorted_by_price", "answers the cheapest candidate without weighing the objective",
+                   ["right_listing"], order="listed", checks=[])
+    if cap == "hard_constraint_filtering":
+        return mut("skips_check", "answers the first candidate without checking the listing record",
+                   ["right_listing"], checks=[])
+    return mut("answers_decoy", "answers the cheapest item of the right type, which misses a requirement",
+               ["right_listing"], answer=d["decoy"])
+
+
+def _signature(d: dict) -> str:
+    """What makes two tasks the same question: the item type and the requirements."""
+    import json
+
+    return json.dumps([d["kind"].product_type, sorted((n["field"], str(n["value"])) for n in d["needs"])])
+
+
+def _task(task_id: str, cap: str, rng: np.random.Generator, taken: set[str], variant: int) -> TaskSpec:
+    for _ in range(ATTEMPTS):
+        d = _attempt(cap, rng, variant)
+        if d is not None and _signature(d) not in taken:
+            taken.add(_signature(d))
+            break
     else:
-        accepted = list(feasible)
-    phrase = None
-    if capability == "query_reformulation":
-        phrase = next(p for p in rng.permutation(PHRASES) if not cat.oracle_ids({**q, "text": str(p)}))
-        phrase = str(phrase)
-        factors["search_rounds"] = 2
-    noun = q["category"].lower()
-    wants = _describe(q)
-    if phrase:
-        ask = f"I'm after {phrase}. Specifically it should be from the {noun} range: {wants}."
-    else:
-        ask = f"I'm looking for something in {noun}: {wants}."
-    if objective:
-        ask += " If several fit, I want the cheapest."
-    request = (ask + " Find me one that really meets all of that and tell me which listing it is; don't buy "
-               "anything yet. If nothing fits, just tell me so.")
-    params = {"constraints": q, "objective": objective, "phrase": phrase}
-    ref = PolicyRef(name="discovery_buyer", params=params)
-    preds = [
-        pred("searched", "searched", 0.1, "Search", "Evidence", actor="buyer_0"),
-        pred("constraints_kept", "constraints_in_every_query", 0.2, "Search", "Evidence", actor="buyer_0",
-             constraints=q),
-        pred("nothing_bought", "no_forbidden_commit", 0.1, "Validation", "Authority", actor="buyer_0",
-             kinds=["place_order", "authorize_payment"]),
-    ]
-    accepted_set = set(accepted)
-    if capability == "correct_abstention":
-        preds.append(pred("abstained", "abstained", 0.5, "Decision", "Choice", actor="buyer_0"))
-        miss = _near_miss({k: v for k, v in q.items() if k != "max_price"} | {"max_price": 10**9}, set())
-        mutation = MutationSpec(id=f"{task_id}/answers_near_miss", description="answers a listing over budget",
-                                policy=PolicyRef(name="discovery_buyer", params={**params, "answer": miss}),
-                                lowers=["abstained"])
-    else:
-        preds += [
-            pred("record_read", "decisive_record_read", 0.2, "Evidence", "Evidence", actor="buyer_0"),
-            pred("right_listing", "answer_in_set", 0.4, "Decision", "Choice", actor="buyer_0",
-                 accepted=sorted(accepted_set)),
-        ]
-        if capability == "best_feasible_selection":
-            mutation = MutationSpec(id=f"{task_id}/not_cheapest", description="answers a dearer feasible listing",
-                                    policy=PolicyRef(name="discovery_buyer", params={**params, "pick": "last"}),
-                                    lowers=["right_listing"])
-        elif capability == "query_reformulation":
-            mutation = MutationSpec(id=f"{task_id}/gives_up", description="abstains after the literal search fails",
-                                    policy=PolicyRef(name="discovery_buyer", params={**params, "give_up": True}),
-                                    lowers=["record_read", "right_listing"])
-        elif capability == "hard_constraint_filtering":
-            drop, miss = _droppable(q, accepted_set)  # type: ignore[misc]  (binding by construction)
-            key = drop.split(".")[-1]
-            mutation = MutationSpec(id=f"{task_id}/drops_constraint", description=f"ignores the {key} requirement",
-                                    policy=PolicyRef(name="discovery_buyer", params={
-                                        **params, "drop": drop, "answer": miss}),
-                                    lowers=["constraints_kept", "right_listing"])
-        else:
-            mutation = MutationSpec(id=f"{task_id}/wrong_item", description="answers a near miss",
-                                    policy=PolicyRef(name="discovery_buyer", params={
-                                        **params, "answer": _near_miss(q, accepted_set)}),
-                                    lowers=["right_listing"])
-    state = empty_state(catalog_hash=cat.content_hash)
+        raise RuntimeError(f"could not build a {cap} task")
+    needs, budget = d["needs"], d["budget"]
+    checks = [n for n in needs if not filterable(n)]
+    params = {"searches": d["searches"], "checks": checks, "order": d["order"],
+              "unit": (d["objective"] or {}).get("unit"), "evidence_search": d.get("evidence_search")}
+    state = empty_state(catalog_hash=catalog().content_hash)
     add_actor(state, "buyer_0", "buyer", balance=100_000)
+    hints = {"filters": d["filters"], "checks": checks, "objective": d["objective"]}
+    oracle = {"accepted": sorted(d["accepted"]), "feasible": sorted(d["feasible"]), "needs": needs,
+              "budget": budget, "hints": hints, **({"decisive": d["decisive"]} if "decisive" in d else {})}
     return TaskSpec(
-        task_id=task_id, family=FAMILY, capability=capability, role="buyer", actor="buyer_0", difficulty=factors,
-        request=request, mandate={"constraints": q, "objective": objective, "phrase": phrase},
-        initial_state=state, catalog="capability-v1", max_steps=12, predicates=preds,
-        oracle={"accepted": sorted(accepted_set), "feasible": len(feasible)}, reference=ref, mutations=[mutation],
+        task_id=task_id, family=FAMILY, capability=cap, role="buyer", actor="buyer_0", difficulty=d["factors"],
+        request=d["request"],
+        mandate={"budget": budget} if budget is not None else {},
+        initial_state=state, catalog="capability-v1", max_steps=MAX_STEPS, predicates=_predicates(cap, d),
+        oracle=oracle, reference=PolicyRef(name="discovery_buyer", params=params),
+        mutations=[_mutation(task_id, cap, d, params)],
     )
 
 
 @register_family(FAMILY)
 def build(seed: int = 0, frozen: bool = True) -> list[TaskSpec]:
     """The 20 frozen T1 tasks, or fresh ones from ``seed``."""
-    rng = np.random.default_rng([1, 2026] if frozen else [1, seed, 7])
+    rng = np.random.default_rng([1, 2027] if frozen else [1, seed, 7])
     prefix = "capability-v1/T1" if frozen else f"generated-{seed}/T1"
     published = set() if frozen else _frozen_requests()
-    tasks = []
+    tasks: list[TaskSpec] = []
+    taken: set[str] = set()
     for cap, count in PLAN:
         for i in range(count):
-            task = _task(f"{prefix}/buyer/{cap}/{i + 1:02d}", cap, rng)
-            while task.request in published:  # a fresh task never repeats a published one
-                task = _task(task.task_id, cap, rng)
+            task = _task(f"{prefix}/buyer/{cap}/{i + 1:02d}", cap, rng, taken, i)
+            while task.request in published:
+                task = _task(task.task_id, cap, rng, taken, i)
             tasks.append(task)
     return tasks
 
