@@ -29,6 +29,14 @@ def observe(market: Market, actor: str, *, request: str, last: StepResult | None
     }
 
 
+def with_hints(raw: dict[str, Any], task: Any, mode: str) -> dict[str, Any]:
+    """``raw`` plus, in ``"structured"`` mode and for the task's evaluated actor only, ``hints``: the
+    requirements the task's scorer parsed from the request (``task.oracle["hints"]``). Off by default."""
+    if mode == "structured" and raw.get("actor") == task.actor:
+        raw["hints"] = json.loads(json.dumps(task.oracle.get("hints") or {}))
+    return raw
+
+
 _BRIEF_DROP = ("description", "url", "product_id", "currency", "tags", "status")
 """Listing fields left out of search-result lines (``get_listing`` shows the whole record)."""
 

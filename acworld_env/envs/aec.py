@@ -30,7 +30,10 @@ code and message; for LLMs), ``json`` (the same structured observation as ASCII 
 :func:`~acworld_env.envs.spaces.decode_observation` to get the dict a policy's ``act`` takes), and
 numbers: ``step``, ``steps_left``, ``round``, ``balance`` (cents), ``inbox_size`` (int64 arrays of
 shape (1,)), ``last_accepted`` (0 none yet, 1 accepted, 2 rejected), ``role`` (0 buyer, 1 merchant).
-An observation never holds another actor's mandate.
+An observation never holds another actor's mandate. With ``hints="structured"`` (opt-in, for
+training; off in evaluation) the evaluated actor's structured observation also carries ``hints``:
+the requirements the task's scorer parsed from the request (for T1, a ready search query and
+the checks only a full listing record can confirm).
 
 ## Action space
 One VCP action: a pydantic model, a dict such as ``{"kind": "propose_offer", "to": "merchant_0",
@@ -55,13 +58,14 @@ evaluated actor is done the task is over and every other agent is truncated.
 Every agent: ``task_id``, ``actor``, ``role``, ``evaluated``, ``step``, ``validation`` (the
 result of its last action: kind, accepted, code, message, result, commit), ``trace_digest``,
 ``episode_seed``. The evaluated actor also: ``score``, ``full_credit``, ``credits`` and
-``evidence`` per predicate, ``stages``, ``loss_group``.
+``evidence`` per predicate, ``stages``, ``loss_group``. Every agent's info also says which
+``hints`` mode ran ("off" or "structured").
 
 ## Arguments
 ``suite`` ("capability-v1"), ``split`` ("frozen" or "generated"), ``seed`` (task-generation seed
 of the generated split), ``tasks`` (an explicit task list, or a glob over task ids such as
 ``"*/T1/*"``), ``task_id`` / ``task`` (always play one task), ``counterparties`` ("scripted" or "agents"), ``reward`` ("potential" or "terminal"),
-``render_mode`` (None, "ansi", "human").
+``render_mode`` (None, "ansi", "human"), ``hints`` ("off" or "structured", see Observation space).
 ``reset(seed=..., options=...)``: ``options={"task_id": ...}`` or ``{"task": spec}`` plays that
 task; otherwise the env walks the suite in a shuffled order fixed by the seed (no seed at the
 first reset means seed 0). The episode seed is the reset seed, or drawn from the walk.
@@ -88,7 +92,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from ..episode import Episode
-from ..observe import render_text
+from ..observe import render_text, with_hints
 from ..scoring import score_episode
 from ..tasks.spec import TaskSpec
 from ..tasks.suites import load_suite
@@ -100,6 +104,7 @@ from .potential import REWARD_MODES, ScorePotential
 from .spaces import VCPActionSpace, encode_observation, observation_space
 
 COUNTERPARTY_MODES = ("scripted", "agents")
+HINT_MODES = ("off", "structured")
 
 
 class AcworldAECEnv(AECEnv):
@@ -111,8 +116,12 @@ class AcworldAECEnv(AECEnv):
     def __init__(self, suite: str = "capability-v1", *, split: str = "frozen", seed: int | None = None,
                  tasks: Sequence[TaskSpec] | str | None = None, task_id: str | None = None,
                  task: TaskSpec | dict | None = None, counterparties: str = "scripted",
-                 reward: str = "potential", render_mode: str | None = None, name: str | None = None) -> None:
+                 reward: str = "potential", render_mode: str | None = None, name: str | None = None,
+                 hints: str | None = "off") -> None:
         super().__init__()
+        self.hints = hints or "off"
+        if self.hints not in HINT_MODES:
+            raise ValueError(f"hints must be one of {HINT_MODES}, not {hints!r}")
         if counterparties not in COUNTERPARTY_MODES:
             raise ValueError(f"counterparties must be one of {COUNTERPARTY_MODES}, not {counterparties!r}")
         if reward not in REWARD_MODES:
@@ -245,7 +254,7 @@ class AcworldAECEnv(AECEnv):
         cached = self._obs.get(agent)
         if cached is not None and cached[0] == self._version:
             return cached[1]
-        raw = self.episode.observe(agent)
+        raw = with_hints(self.episode.observe(agent), self.task, self.hints)
         self._unseen[agent].extend(raw["inbox"])
         raw["inbox"] = list(self._unseen[agent])
         self._known[agent].feed(raw)
@@ -297,6 +306,7 @@ class AcworldAECEnv(AECEnv):
             "role": self.task.initial_state["actors"][agent]["role"], "evaluated": agent == self.task.actor,
             "step": self.episode.steps.get(agent, 0), "validation": last.to_dict() if last is not None else None,
             "trace_digest": self.episode.market.trace.digest, "episode_seed": self.episode_seed,
+            "hints": self.hints,
         }
         if agent == self.task.actor and self._potential is not None:
             info.update(self._potential.info())

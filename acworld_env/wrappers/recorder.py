@@ -23,6 +23,8 @@ from ..scoring import score_episode
 def save_episode(raw_env: Any, out_dir: str | Path, **extra: Any) -> Path:
     """Write the current episode of an acworld AEC env to ``out_dir``; return the directory."""
     task, episode = raw_env.task, raw_env.episode
+    if getattr(raw_env, "hints", "off") != "off":  # a run that saw parsed requirements says so
+        extra = {"hints": raw_env.hints, **extra}
     return save_task_run(episode.market, task, score_episode(task, episode.market), out_dir,
                          seed=raw_env.episode_seed, **extra)
 
