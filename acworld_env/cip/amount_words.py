@@ -49,32 +49,32 @@ capsules carton cartons case cases cc cell cells celsius cfm chapter chapters ch
 characters charge charges cities city cl click clicks client clients cm coil coils color colors
 colour colours column columns comment comments copies copy count countries country cpm crate
 crates cri ct cup cups customer customers cycle cycles db dba dbs deg degree degrees denier
-design designs dl download downloads dozen dozens dpi ea edition editions email emails employee
+design designs dl download downloads dozen dozens dpi edition editions email emails employee
 employees entries entry episode episodes ev f fahrenheit fan fans feature features feet file
 files fl flavor flavors flavour flavours floors floz fold follower followers foot fps ft
 function functions g gal gallon gallons game games gauge gauges gb gbps ghz gpm gr gram grams
 grit gsm guest guests hectare hectares hole holes hp hz image images in-stock inch inches
 install installs instock iso issue issues item items jar jars kb kbps kcal kelvin key keys kg
-kgs khz kilo kilogram kilograms kilos kit kits kj km kmh knot knots kpa kph kw kwh l lap laps
-layer layers lb lbs led leds left letter letters level levels like likes line lines listing
+kgs khz kilo kilogram kilograms kilos kit kits kj km kmh knot knots kohm kpa kph kw kwh l lap
+laps layer layers lb lbs led leds left letter letters level levels like likes line lines listing
 listings liter liters litre litres lm location locations lot lots lpi lpm ltr lumen lumens lux m
 ma mah match matches mb mbps mcg megapixel megapixels member members message messages mg mhz mi
-micron microns mile miles mils ml mm mode model models modes mp mpg mph mw nit nits nm ohm ohms
-option options order orders ounce ounces oz p pack packet packets packs page pages pair pairs
-pallet pallets pattern patterns pb pc pcs people person persons photo photos picture pictures
-piece pieces pint pints pixel pixels pk player players ply pod pods point points port ports ppb
-ppi ppm product products psi px qt qty quart quarts question questions rating ratings reader
-readers recipe recipes record records remaining rep replies reply reps review reviewer reviewers
-reviews roll rolls room rooms round rounds row rows rpm rps sale sales sample samples scent
-scents seat seats seller sellers serving servings set sets setting settings shade shades sheet
-sheets shipped shop shopper shoppers shops shot shots size sizes sku skus slice slices sold
-sones song songs speed speeds spoke spokes sq sqft sqm staff star stars state states step steps
-stitch stitches stock store stores storey storeys stories story strand strands style styles
-subscriber subscribers table tables tablet tablets tb tc teeth test tests thread thread-count
-threads ticket tickets times ton tonne tonnes tons tooth tpi track tracks trial trials tube
-tubes um unit units use user users uses v variant variants video videos view viewer viewers
-views visitor visitors volt volts volume volumes vote votes w warehouse warehouses wash washes
-watt watts wh word words worker workers wpm x yard yards yd yds year-old years-old yo ° °c °f
+micron microns mile miles mils ml mm mode model models modes mohm mp mpg mph mw nit nits nm ohm
+ohms option options order orders ounce ounces oz p pack packet packets packs page pages pair
+pairs pallet pallets pattern patterns pb pc pcs people person persons photo photos picture
+pictures piece pieces pint pints pixel pixels pk player players ply pod pods point points port
+ports ppb ppi ppm product products psi px qt qty quart quarts question questions rating ratings
+reader readers recipe recipes record records remaining rep replies reply reps review reviewer
+reviewers reviews roll rolls room rooms round rounds row rows rpm rps sale sales sample samples
+scent scents seat seats seller sellers serving servings set sets setting settings shade shades
+sheet sheets shop shopper shoppers shops shot shots size sizes sku skus slice slices sold sones
+song songs speed speeds spoke spokes sq sqft sqm staff star stars state states step steps stitch
+stitches stock store stores storey storeys stories story strand strands style styles subscriber
+subscribers table tables tablet tablets tb tc teeth test tests thread thread- threads ticket
+tickets times ton tonne tonnes tons tooth tpi track tracks trial trials tube tubes um unit units
+use user users uses v variant variants video videos view viewer viewers views visitor visitors
+volt volts volume volumes vote votes w warehouse warehouses wash washes watt watts wh word words
+worker workers wpm x yard yards yd yds year-old years-old yo ° °c °f µ μ ω ′ ″ ℃ ℉
 """)
 """Words that bind the number before them to a unit, a count or a measure (not money)."""
 
@@ -83,12 +83,13 @@ COUNT_SUFFIXES = ("ers", "ors", "ists", "ians", "ees", "ings", "tions", "sions",
 
 VERBISH = _words("""
 always answers apiece applies beats bothers brings bucks buys cents clears closes comes
-considers counts covers delivers differs does dollars ends enters feels fits functions gathers
-gets gives goes happens has helps hits holds hovers includes its keeps lands leaves lets looks
-lowers makes matters means mentions moves needs nets offers pays pennies perhaps plus prefers
-puts questions quid reaches registers remains remembers renders satisfies says seals seems
-settles shows sits sounds stands starts stays sticks suffers suffices suits takes thanks things
-this thus tops totals unless wants was wavers wins works yes
+considers counts covers delivers delivery differs does dollars earnings ends enters extras feels
+fees fits functions gathers gets gives goes handling happens has helps hits holds hovers
+includes its keeps lands leaves lets looks lowers makes matters means mentions moves needs nets
+offers pays pennies perhaps plus postage prefers puts questions quid reaches registers remains
+remembers renders satisfies savings says seals seems settles shipping shows sits sounds stands
+starts stays sticks suffers suffices suits takes tax taxes thanks things this thus tops totals
+unless vat wants was wavers wins works yes
 """)
 """Words that look like plural nouns but follow a price as verbs or adverbs (``100 works for me``)."""
 
@@ -107,21 +108,25 @@ i you we they he she me my your our their who which when because since while tho
 """)
 """Words after a price that keep it a price even before a unit (``100 for both units``)."""
 
+STREET_WORDS = frozenset({"street", "st", "avenue", "ave", "road", "rd", "boulevard", "blvd", "lane", "ln",
+                          "drive", "dr", "way", "court", "ct", "place", "pl", "parkway", "pkwy", "highway"})
+"""Second word after a house number (``100 Main Street``)."""
+
 RELATIVE_AFTER = frozenset({"more", "extra", "additional", "another", "others", "spare", "spares"})
 """Words after a number that make it an increment or a count, not an amount (``95 more``)."""
 
 ID_WORDS = _words("""
-account acct aisle android appendix apr april apt area aug august batch bay bin bldg build
-building case cat category ch channel chapter class code config customer day dec december
-district dock edition episode exit feb february firmware flight galaxy gate gen generation grade
-group highway hwy id ids interstate invoice ios iphone issue item jan january jul july jun june
-level listing listings lot macos mar march mark member mk model no. nos nov november nr num
-number numbers oct october opt option order orders p package page para paragraph parcel part pg
-phase pin pixel place platform pos position postcode ps pt q question rank ranked ranking rated
-receipt ref reference region release rev revision room route row scored season seat sec section
-sep sept september serial series shelf shipment size sku skus slot spot stage step store suite
-sz table team ticket tier top track tracking type user v variant ver version vol volume ward
-warehouse week windows xbox year zip zipcode zone
+account acct aisle all android appendix apr april apt area aug august batch bay bin bldg bug
+build building case cat category ch channel chapter claim class code config customer day dec
+december district dock edition episode exit feb february firmware flight galaxy gate gen
+generation grade group highway hwy id ids interstate invoice ios iphone issue item jan january
+jul july jun june level listing listings lot macos mar march mark member mk model no. nos nov
+november nr num number numbers oct october opt option order orders p package page para paragraph
+parcel part pg phase pid pin pixel place platform po pos position postcode pr ps pt q question
+rank ranked ranking rated receipt ref reference region release rev revision rma room route row
+scored season seat sec section sep sept september serial series shelf shipment sid size sku skus
+slot sn spot stage step store suite sz table team ticket tier top track tracking type uid user v
+variant ver version vol volume ward warehouse week windows xbox year zip zipcode zone
 """)
 """Words that make the number after them an identifier, rank, size or quantity (not money)."""
 
@@ -155,7 +160,7 @@ SCORE_BEFORE = frozenset({"out", "outta"})
 
 RANK_AFTER = frozenset({"best", "most", "top", "greatest", "largest", "biggest", "worst", "finest",
                         "bestselling", "best-selling", "percentile", "proof", "series", "edition",
-                        "model", "version", "plus"})
+                        "model", "version"})
 """Words after a number that make it a rank or a name (``the 100 best``)."""
 
 SCALE_SUFFIXES = {"k": 1000, "thousand": 1000, "thou": 1000, "grand": 1000, "g": None, "m": None,

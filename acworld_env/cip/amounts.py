@@ -100,8 +100,8 @@ def _digit_item(text: str, start: int, end: int) -> Item:
         if tail_thousands and len(groups[0]) <= 3 and (sep != "." or len(groups) >= 2):
             plain = int("".join(groups))
             vals.append(plain * U)
-        if len(groups) == 2 and sep in ".,":
-            vals.append(_decimal(groups[0], groups[1]))
+        if len(groups) == 2 and (sep == "." or (sep == "," and len(groups[1]) != 3)):
+            vals.append(_decimal(groups[0], groups[1]))  # "1,299" is thousands; "1.299" may be either
     elif len(seps) >= 2 and seps[-1] in ".," and seps[-1] not in seps[:-1]:
         head, frac = groups[:-1], groups[-1]
         if all(len(g) == 3 for g in head[1:]) and len(head[0]) <= 3:
@@ -233,6 +233,9 @@ def _spelled(items: list[Item]) -> list[Item]:
                 if nxt.kind == "sym" and nxt.text == "-" and nxt.start == last.end and j + 1 < n \
                         and items[j + 1].start == nxt.end and _run_word(items, j + 1, run):
                     j += 1
+                    continue
+                if nxt.text == "," and run[-1] in SCALES and j + 1 < n and _run_word(items, j + 1, run):
+                    j += 1  # "one thousand, two hundred"
                     continue
                 if nxt.start - last.end > 2 or not _run_word(items, j, run):
                     break
@@ -712,6 +715,8 @@ def _bound_after(items: list[Item], j: int, money: list[bool], cents: list[bool]
         return False
     if attached:
         return w not in vocab.APPROX_WORDS
+    if r2 is not None and r2.text == "/" and r2.start == r.end:
+        return False  # "100 w/ shipping"
     if w in vocab.UNIT_WORDS or w in vocab.DURATION_WORDS or w in vocab.PERCENT_WORDS or w in vocab.RANK_AFTER:
         return True
     if w in vocab.RELATIVE_AFTER or _is_unit_like(w):
@@ -723,10 +728,12 @@ def _bound_after(items: list[Item], j: int, money: list[bool], cents: list[bool]
         return True
     if w == "of" and w2 in vocab.OF_COUNTED:
         return True
-    if (w == "out" and w2 == "of") or (w == "in" and w2 in ("stock", "inventory", "store", "the")):
+    if (w == "out" and w2 == "of") or (w == "in" and w2 in ("stock", "inventory", "store")):
         return True
     if w in ("to", "or", "and", "through", "thru") and r2.kind == "num":
         return _bound_after(items, j + 2, [False], [False])
+    if w2 in vocab.STREET_WORDS:
+        return True  # "100 Main Street"
     if _is_count(w):
         return True
     # one describing word between the number and its unit: "12 AA batteries", "100 red apples"
@@ -770,7 +777,7 @@ def _bound_before(items: list[Item], i: int, money: list[bool]) -> bool:
                 if _money_word(l2.text):
                     money[0] = True
                     return False
-                return True  # L-0095, ord-0095, path/100, no.100
+                return t not in ":=" or l2.text in vocab.ID_WORDS  # L-0095, ord-0095, path/100; not price=100
             return t in ":/"  # 10:00, 100/100
         # "item - 100", "No. 100"
         return t in "-." and l2 is not None and l2.kind == "word" and (l2.text in vocab.ID_WORDS or l2.text == "no") \
@@ -786,9 +793,9 @@ def _bound_before(items: list[Item], i: int, money: list[bool]) -> bool:
         return True  # a100, sku100, v2
     if w in vocab.ID_WORDS or w in vocab.QUANTITY_VERBS:
         return not (l2 is not None and l2.text in ("per", "each", "a", "an") and w in ("item", "unit", "piece"))
-    if w == "of" and l2 is not None and l2.kind == "word" and (
-            l2.text in vocab.CONTAINER_WORDS or l2.text in vocab.SCORE_BEFORE):
-        return True
+    if w == "of" and l2 is not None and (l2.kind == "num" or (l2.kind == "word" and (
+            l2.text in vocab.CONTAINER_WORDS or l2.text in vocab.SCORE_BEFORE))):
+        return True  # "a pack of 100", "out of 100", "3 of 100"
     if w in vocab.YEAR_BEFORE and first.plain is not None and 1800 <= first.plain <= 2099 and len(first.text) == 4:
         return True
     return _measured(items, i)
@@ -798,9 +805,10 @@ def _measured(items: list[Item], i: int) -> bool:
     """``thread count is 3350``, ``weight: 9000``: a measure noun shortly before the number."""
     k = i - 1
     while k >= 0 and i - k <= 3 and items[k].text in ("is", "was", "of", "=", ":", "about", "around", "approx",
-                                                       "approximately", "roughly", "~", "its", "it's", "just"):
+                                                       "approximately", "roughly", "~", "its", "it's", "just",
+                                                       "up", "to", "at"):
         k -= 1
-    return k < i - 1 and k >= 0 and items[k].kind == "word" and items[k].text in vocab.MEASURE_NOUNS
+    return k >= 0 and items[k].kind == "word" and items[k].text in vocab.MEASURE_NOUNS
 
 
 def _readings(items: list[Item], i: int, j: int, vals: tuple[int, ...], plain: int | None,

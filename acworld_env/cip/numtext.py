@@ -114,10 +114,16 @@ _ROMAN_HINT = re.compile(r"[$€£]\s?[MDCLXV]|[MDCLXV]\s?(?:[$€£]|[Uu][Ss][D
 _LETTERS_HINT = re.compile(r"[$€£]\s?[oli|]{2}|[oli|]{2}\s?(?:usd|dollar|buck)")
 
 
+_CAPITAL_OO = re.compile(r"(?<![A-Za-z0-9])[Il|][O0]{2,3}(?![A-Za-z0-9])")
+"""``IOO``, ``lOO``: a capital-O look-alike of a round number, read as digits even without a currency."""
+
+
 def fold(text: str) -> str:
     """Lower-case ASCII-ish text with every digit spelled as an ASCII digit."""
     if not text.isascii():
         text = _fold_unicode(text)
+    if "OO" in text or "O0" in text or "0O" in text:
+        text = _CAPITAL_OO.sub(lambda m: m.group(0).translate(_LOOKALIKE_MAP).replace("I", "1").replace("O", "0"), text)
     lower = text.lower()
     money = "$" in text or "€" in text or "£" in text or "usd" in lower or "dollar" in lower or "buck" in lower
     if money and _ROMAN_HINT.search(text):
@@ -131,7 +137,7 @@ def fold(text: str) -> str:
 
 TOKEN = re.compile(
     r"(\s*)(?:([a-z]+(?:'[a-z]+)?)|(0x[0-9a-f]+(?![0-9a-z])|0b[01]+(?![0-9a-z])|0o[0-7]+(?![0-9a-z])"
-    r"|\d+(?:[.,'_]\d+)*|\.\d+)|(\S))"
+    r"|\d+(?:[.,'_]\d+)*|(?<![a-z0-9])\.\d+)|(\S))"
 )
 """Leading space, then a word, a number (with any separators, or hex/binary/octal), or one symbol."""
 
