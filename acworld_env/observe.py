@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from .cip.rules import money
+from .core.money import format_money
 
 if TYPE_CHECKING:
     from .market import Market, StepResult
@@ -60,7 +60,7 @@ def render_text(obs: dict[str, Any]) -> str:
     lines = [
         f"You are {obs['actor']}, a {obs['role']} in an online marketplace. "
         f"Round {obs['round']}, step {obs['step']} of {obs['max_steps']}. "
-        f"Your balance: {money(obs['balance'])}. All amounts are in cents.",
+        f"Your balance: {format_money(obs['balance'])}. All amounts are in cents.",
         "",
         "Your request:",
         obs["request"],

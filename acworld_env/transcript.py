@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cip.rules import money
+from .core.money import format_money
 
 _MONEY_FIELDS = ("unit_price", "amount", "total", "price")
 
@@ -16,7 +16,7 @@ def describe_action(action: dict[str, Any]) -> str:
     for key, value in action.items():
         if key in {"kind", "actor"} or value in (None, [], {}):
             continue
-        shown = money(value) if key in _MONEY_FIELDS and isinstance(value, int) else value
+        shown = format_money(value) if key in _MONEY_FIELDS and isinstance(value, int) else value
         parts.append(f"{key}={shown}")
     return f"{kind}({', '.join(parts)})"
 

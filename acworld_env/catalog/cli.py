@@ -24,8 +24,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from ..core.money import format_money
 from .errors import CatalogError, CatalogQueryError
-from .money import format_money
 
 app = typer.Typer(name="catalog", help="Build, synthesise, inspect and search product catalogs.",
                   no_args_is_help=True, add_completion=False)

@@ -25,10 +25,7 @@ from __future__ import annotations
 import re
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
-ZERO_DECIMAL = frozenset(
-    ["BIF", "CLP", "DJF", "GNF", "ISK", "JPY", "KMF", "KRW", "PYG", "RWF", "UGX", "UYI", "VND", "VUV", "XAF", "XOF", "XPF"]
-)
-THREE_DECIMAL = frozenset(["BHD", "IQD", "JOD", "KWD", "LYD", "OMR", "TND"])
+from ..core.money import exponent
 
 MAX_MINOR = 10**13
 """Amounts of this many minor units or more are not believed (and would not fit the columns)."""
@@ -43,16 +40,6 @@ _AMBIGUOUS = re.compile(r"[1-9]\d{0,2}\.\d{3}")
 
 class PriceError(ValueError):
     """A price that cannot be read as a number."""
-
-
-def exponent(currency: str) -> int:
-    """Number of minor-unit digits of ``currency`` (2 unless ISO 4217 says otherwise)."""
-    code = currency.upper()
-    if code in ZERO_DECIMAL:
-        return 0
-    if code in THREE_DECIMAL:
-        return 3
-    return 2
 
 
 def is_currency_code(text: str) -> bool:
@@ -124,12 +111,3 @@ def cents_to_minor(value: int, currency: str) -> int:
         raise PriceError(f"not an integer price: {_shown(value)}")
     return _to_minor(Decimal(value).scaleb(-2), currency, value)
 
-
-def format_money(minor: int, currency: str) -> str:
-    """Human form of a minor-unit amount: ``format_money(2499, "USD") == "24.99 USD"``."""
-    exp = exponent(currency)
-    if exp == 0:
-        return f"{minor} {currency}"
-    sign = "-" if minor < 0 else ""
-    whole, frac = divmod(abs(minor), 10**exp)
-    return f"{sign}{whole}.{frac:0{exp}d} {currency}"

@@ -35,11 +35,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..core.money import exponent
 from .money import (
     PriceError,
     cents_to_minor,
     check_minor,
-    exponent,
     is_currency_code,
     major_to_minor,
 )

@@ -67,8 +67,3 @@ def counterparty(ctx: RuleContext, actor: str, role: str) -> None:
     require(ctx.role_of(actor) is not None, "unknown_actor", f"no actor {actor!r}")
     require(ctx.role_of(actor) == role, "wrong_counterparty", f"{actor} is not a {role}")
     require(actor != ctx.actor, "wrong_counterparty", "you cannot trade with yourself")
-
-
-def money(cents: int) -> str:
-    """Cents as a readable dollar amount."""
-    return f"${cents // 100}.{cents % 100:02d}"

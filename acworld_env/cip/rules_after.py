@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..core.money import format_money
 from ..vcp import (
     Abstain,
     AllocateInventory,
@@ -32,7 +33,7 @@ from ..vcp import (
 from ..world.state import listing_record
 from .context import RuleContext
 from .result import Outcome, require
-from .rules import listing, money, own, record, rule
+from .rules import listing, own, record, rule
 
 _SHIPPABLE = {"paid", "allocated"}
 
@@ -180,7 +181,7 @@ def issue_refund(ctx: RuleContext, a: IssueRefund) -> Outcome:
     own(ctx, pay, "merchant", what="payment")
     room = pay["captured"] - pay["refunded"]
     require(a.amount <= room, "refund_exceeds_capture",
-            f"refund {money(a.amount)} exceeds the {money(room)} captured and not yet refunded")
+            f"refund {format_money(a.amount)} exceeds the {format_money(room)} captured and not yet refunded")
     if a.return_id:
         ret = record(ctx, "returns", a.return_id, what="return")
         require(ret["order"] == pay["order"], "return_mismatch",
@@ -190,7 +191,7 @@ def issue_refund(ctx: RuleContext, a: IssueRefund) -> Outcome:
     ev = {"type": "refund_issued", "payment_id": a.payment_id, "refund_id": rid, "amount": a.amount,
           "return_id": a.return_id}
     return Outcome(True, events=[ev], result={"refund_id": rid},
-                   notices=[{"to": pay["buyer"], "kind": "notice", "text": f"Refund {rid}: {money(a.amount)}."}])
+                   notices=[{"to": pay["buyer"], "kind": "notice", "text": f"Refund {rid}: {format_money(a.amount)}."}])
 
 
 @rule("offer_exchange")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..core.money import format_money as money
 from ..vcp import (
     AcceptOffer,
     AcceptQuote,
@@ -22,7 +23,7 @@ from ..vcp import (
 )
 from .context import RuleContext
 from .result import Outcome, require
-from .rules import active_listing, counterparty, money, own, record, rule
+from .rules import active_listing, counterparty, own, record, rule
 
 
 def _notice(to: str, text: str, **extra: object) -> dict:

@@ -9,8 +9,6 @@ import pytest
 from acworld_env.catalog.money import (
     PriceError,
     cents_to_minor,
-    exponent,
-    format_money,
     major_to_minor,
 )
 from acworld_env.catalog.records import (
@@ -23,6 +21,7 @@ from acworld_env.catalog.records import (
     parse_price,
 )
 from acworld_env.catalog.textutil import html_to_text, option_key, slug
+from acworld_env.core.money import exponent, format_money
 
 
 def product(*variants: SourceVariant, **kw: object) -> SourceProduct:

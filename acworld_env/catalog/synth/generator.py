@@ -30,7 +30,7 @@ from itertools import product as cartesian
 
 import numpy as np
 
-from ..money import exponent
+from ...core.money import exponent
 from ..records import SourceProduct, SourceVariant
 from ..textutil import slug
 from .plan import DEPARTMENTS, USD_PER_UNIT, MerchantProfile, SynthConfig, plan_merchants

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...core.money import format_money
 from ...world import add_actor, empty_state, listing_record
 from ..spec import PredicateSpec
 
@@ -22,8 +23,8 @@ PRODUCTS: dict[str, list[tuple[str, int]]] = {
 
 
 def dollars(cents: int) -> str:
-    """Cents as '$95' or '$95.50'."""
-    return f"${cents // 100}" if cents % 100 == 0 else f"${cents // 100}.{cents % 100:02d}"
+    """Cents as task requests write them, '$95' or '$95.50' (see :func:`format_money`)."""
+    return format_money(cents, trim_zero_cents=True)
 
 
 def to_dollar(cents: float) -> int:
