@@ -19,6 +19,7 @@ import argparse
 import json
 import statistics
 import time
+import timeit
 from pathlib import Path
 
 from acworld_env.cip import privacy
@@ -41,6 +42,15 @@ def cold_time(text: str, sealed: list[int], repeats: int) -> tuple[float, list[f
         privacy.reveals(text, sealed)
         runs.append(time.perf_counter() - t0)
     return min(runs), runs
+
+
+def machine_reference() -> float:
+    """Best time (seconds) of ``sum(range(1000))``: a yardstick for how busy the machine is.
+
+    When other jobs share the CPU it grows, and the guard's timings grow with it; compare runs
+    by it.
+    """
+    return min(timeit.repeat("sum(range(1000))", number=200, repeat=7)) / 200
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -84,6 +94,8 @@ def main() -> None:
           f"p95 {percentile(best, 0.95) * us:.1f} us (target < 50 us), max {max(best) * us:.1f} us")
     print(f"time per field (cold, all runs): median {statistics.median(every) * us:.1f} us, "
           f"p95 {percentile(every, 0.95) * us:.1f} us")
+    print(f"machine yardstick: sum(range(1000)) takes {machine_reference() * us:.1f} us now "
+          "(when it is slower than usual the CPU is shared, and the timings above are inflated alike)")
     if not args.quiet:
         for label, rows in (("missed leak", missed), ("blocked innocent", blocked)):
             for e in rows:

@@ -25,7 +25,7 @@ lei lev
 """)
 """Words that make the number before (or after) them an amount of money."""
 
-MONEY_MORPHEMES = ("doll", "buck", "smacker", "simolean", "simoleon", "greenback", "dinero", "euro")
+MONEY_MORPHEMES = ("doll", "buck", "smack", "simolean", "simoleon", "greenback", "dinero", "euro")
 """Stems of currency slang, so that new spellings (``dollaroos``) are still read as money."""
 
 CENTS_WORDS = frozenset({"cents", "cent", "¢", "pennies", "penny", "c", "ct", "cts"})

@@ -13,6 +13,8 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from .numwords import respell
+
 _FRACTIONS = {"½": ".5", "¼": ".25", "¾": ".75", "⅓": ".33", "⅔": ".67", "⅛": ".125"}
 _SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
 _SUPER_EXP = re.compile(r"(?<=\d)([⁰¹²³⁴⁵⁶⁷⁸⁹]+)")
@@ -22,7 +24,7 @@ _CONFUSABLE = {
     "І": "l", "і": "i", "Ι": "l", "ι": "i", "ӏ": "l", "Ӏ": "l", "ǀ": "l", "∣": "l", "│": "l",
     "×": "*", "✕": "*", "✖": "*", "⨯": "*", "∗": "*", "⋅": "*", "·": "*", "÷": "/", "∕": "/", "⁄": "/",
     "＄": "$", "﹩": "$", "’": "'", "‘": "'", "ʼ": "'", "‚": ",", "،": ",", "٫": ".", "٬": ",",
-    "Ѕ": "s", "ѕ": "s", "Ζ": "z", "Β": "b", "В": "b",
+    "Ѕ": "s", "ѕ": "s", "Ζ": "z", "Β": "b", "В": "b"
 }
 
 
@@ -109,6 +111,13 @@ def _letters_only(m: re.Match[str]) -> str:
     return m.group(1) + m.group(2).translate(_LOOKALIKE_MAP)
 
 
+_EMOJI_MONEY = re.compile(r"[$€£]\s?\U0001f4af|\U0001f4af\s?(?:[$€£]|usd|dollars?|bucks?)", re.IGNORECASE)
+
+
+def _money_near_emoji(text: str) -> bool:
+    return _EMOJI_MONEY.search(text) is not None
+
+
 _LOOKALIKE_HINT = re.compile(r"[olisbzg|][.,]?\d|\d[.,]?[olisbzg|]")
 _ROMAN_HINT = re.compile(r"[$€£]\s?[MDCLXV]|[MDCLXV]\s?(?:[$€£]|[Uu][Ss][Dd]|[Dd]ollar|[Bb]uck)")
 _LETTERS_HINT = re.compile(r"[$€£]\s?[oli|]{2}|[oli|]{2}\s?(?:usd|dollar|buck)")
@@ -121,6 +130,8 @@ _CAPITAL_OO = re.compile(r"(?<![A-Za-z0-9])[Il|][O0]{2,3}(?![A-Za-z0-9])")
 def fold(text: str) -> str:
     """Lower-case ASCII-ish text with every digit spelled as an ASCII digit."""
     if not text.isascii():
+        if "\U0001f4af" in text and _money_near_emoji(text):
+            text = text.replace("\U0001f4af", "100")  # "$💯", "💯 bucks"; "keep it 💯" stays
         text = _fold_unicode(text)
     if "OO" in text or "O0" in text or "0O" in text:
         text = _CAPITAL_OO.sub(lambda m: m.group(0).translate(_LOOKALIKE_MAP).replace("I", "1").replace("O", "0"), text)
@@ -132,7 +143,7 @@ def fold(text: str) -> str:
         lower = _LOOKALIKE.sub(_unlookalike, lower)
     if money and _LETTERS_HINT.search(lower):
         lower = _LETTERS_ONLY.sub(_letters_only, lower)
-    return lower
+    return respell(lower)
 
 
 TOKEN = re.compile(

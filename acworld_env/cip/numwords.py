@@ -6,6 +6,8 @@ arithmetic stay exact without floats.
 
 from __future__ import annotations
 
+import re
+
 U = 10_000
 """Value units per currency unit (a dollar); a cent is ``U // 100``."""
 
@@ -30,7 +32,7 @@ SLANG = {
     "cnotes": 100, "century": 100, "centuries": 100, "ton": 100, "bill": 100, "bills": 100, "yard": 100,
     "yards": 100, "stack": 1000, "stacks": 1000, "rack": 1000, "racks": 1000, "fiver": 5, "fivers": 5, "tenner": 10, "tenners": 10, "sawbuck": 10, "sawbucks": 10,
     "jackson": 20, "jacksons": 20, "hamilton": 10, "hamiltons": 10, "grant": 50, "grants": 50,
-    "lincoln": 5, "lincolns": 5, "pony": 25, "ponies": 25, "monkey": 500, "monkeys": 500,
+    "lincoln": 5, "lincolns": 5, "washington": 1, "washingtons": 1, "ben": 100, "bens": 100, "pony": 25, "ponies": 25, "monkey": 500, "monkeys": 500,
     "score": 20, "buck": 1, "bucks": 1, "dollar": 1, "dollars": 1, "cent": 0.01, "cents": 0.01,
     "penny": 0.01, "pennies": 0.01, "fifties": 50, "twenties": 20, "tens": 10, "fives": 5,
     "hundreds": 100, "grands": 1000,
@@ -174,3 +176,55 @@ def spelled_values(words: list[str]) -> list[int]:
     if half:
         out = [v + half for v in out[-1:]] + out
     return out
+
+
+# -- obfuscated spellings ------------------------------------------------------------------
+
+_NUMBER_WORDS = sorted({*SMALL, *TENS, "hundred", "thousand", "million"}, key=len, reverse=True)
+_GLUED = re.compile(r"\b(?:%s)(?:and|a)?(?:%s)(?:(?:and|a)?(?:%s))*\b" % (("|".join(_NUMBER_WORDS),) * 3))
+_GLUED_PART = re.compile("|".join([*_NUMBER_WORDS, "and", "a"]))
+_SPACED_LETTERS = re.compile(r"\b[a-z](?:[ .\-_*][a-z]\b){3,}")
+_LEET_TOKEN = re.compile(r"\b[a-z0-9]*(?:[a-z][0-9]|[0-9][a-z])[a-z0-9]*\b")
+_LEET = str.maketrans("013457", "oleast")
+_LEET_I = str.maketrans("013457", "oieast")
+_GLUED_HINT = re.compile(r"(?:ty|teen|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+                         r"(?:hundred|thousand|one|two|three|four|five|six|seven|eight|nine)")
+_SPACED_HINT = re.compile(r"\b[a-z][ .\-_*][a-z][ .\-_*][a-z]\b")
+_LEET_HINT = re.compile(r"[a-z][013457][a-z]|\b[013457][a-z]{2}|[a-z]{2}[013457]\b")
+
+
+def _unglue(m: re.Match[str]) -> str:
+    return " ".join(_GLUED_PART.findall(m.group(0)))
+
+
+def _unspace(m: re.Match[str]) -> str:
+    joined = "".join(ch for ch in m.group(0) if ch.isalpha())
+    return _GLUED.sub(_unglue, joined) if _GLUED.fullmatch(joined) or joined in SMALL or joined in TENS \
+        or joined in SCALES else m.group(0)
+
+
+def _unleet(m: re.Match[str]) -> str:
+    tok = m.group(0)
+    if tok.isdigit() or not any(ch.isalpha() for ch in tok):
+        return tok
+    for table in (_LEET, _LEET_I):
+        word = tok.translate(table)
+        if word in SMALL or word in TENS or word in SCALES:
+            return word
+    return tok
+
+
+def respell(lower: str) -> str:
+    """Undo obfuscated spellings of number words in lower-cased text.
+
+    ``onehundred`` -> ``one hundred``; ``n i n e t y``/``n-i-n-e-t-y`` -> ``ninety``;
+    ``0ne hundr3d``/``n1nety`` -> ``one hundred``/``ninety``. Words that do not become
+    number words are left alone.
+    """
+    if _SPACED_HINT.search(lower) and _SPACED_LETTERS.search(lower):
+        lower = _SPACED_LETTERS.sub(_unspace, lower)
+    if _LEET_HINT.search(lower):
+        lower = _LEET_TOKEN.sub(_unleet, lower)
+    if _GLUED_HINT.search(lower):
+        lower = _GLUED.sub(_unglue, lower)
+    return lower

@@ -51,6 +51,9 @@ class IssueRefund(VCPAction):
     payment_id: Id = Field(description="The payment refunded.")
     amount: PositiveMoney = Field(description="Refund in cents.")
     return_id: Id | None = Field(None, description="Return this refund settles, if any.")
+    event_id: Id | None = Field(
+        None, description="The market notice (its event id) this refund answers, if any: it must have been "
+        "sent to you and concern this payment. A new refund (new idempotency key) is a new refund.")
 
 
 class OfferExchange(VCPAction):

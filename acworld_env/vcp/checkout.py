@@ -89,6 +89,9 @@ class AuthorizePayment(VCPAction):
     kind: Literal["authorize_payment"] = "authorize_payment"
     order_id: Id = Field(description="The order paid.")
     amount: PositiveMoney = Field(description="Amount in cents; must equal the order total.")
+    event_id: Id | None = Field(
+        None, description="The market notice (its event id) this payment answers, if any: it must have been "
+        "sent to you and concern this order. A new payment (new idempotency key) is a new charge.")
 
 
 class CapturePayment(VCPAction):
@@ -99,6 +102,9 @@ class CapturePayment(VCPAction):
     kind: Literal["capture_payment"] = "capture_payment"
     payment_id: Id = Field(description="The authorised payment.")
     amount: PositiveMoney = Field(description="Amount in cents, at most the authorised amount.")
+    event_id: Id | None = Field(
+        None, description="The market notice (its event id) this capture answers, if any: it must have been "
+        "sent to you and concern this payment.")
 
 
 class VoidAuthorization(VCPAction):

@@ -18,6 +18,9 @@ class AllocateInventory(VCPAction):
     group = "fulfilment"
     kind: Literal["allocate_inventory"] = "allocate_inventory"
     order_id: Id = Field(description="The order whose lines to reserve.")
+    event_id: Id | None = Field(
+        None, description="The market notice (its event id) this allocation answers, if any: it must have been "
+        "sent to you and concern this order.")
 
 
 class PartialFill(VCPAction):
@@ -39,6 +42,9 @@ class ShipOrder(VCPAction):
     kind: Literal["ship_order"] = "ship_order"
     order_id: Id = Field(description="The order shipped.")
     carrier: ShortText = Field("standard", description="Carrier name.")
+    event_id: Id | None = Field(
+        None, description="The market notice (its event id) this shipment answers, if any: it must have been "
+        "sent to you and concern this order.")
 
 
 class ReportDeliveryException(VCPAction):

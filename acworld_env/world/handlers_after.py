@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .handlers_trade import _ledger
+from .handlers_trade import _answered, _ledger
 from .transition import TransitionError, View, handles
 
 
@@ -25,6 +25,7 @@ def _inventory_allocated(v: View, e: dict) -> None:
         order["backordered"][lid] = order["backordered"].get(lid, 0) + qty
     if order["status"] in {"paid", "placed", "authorized"}:
         order["status"] = "allocated"
+    _answered(v, e, f"allocation:{e['order_id']}")
 
 
 @handles("order_shipped")
@@ -40,8 +41,9 @@ def _order_shipped(v: View, e: dict) -> None:
     order["shipment"] = e["shipment_id"]
     v.new_id("shipments", {
         "order": e["order_id"], "carrier": e["carrier"], "lines": lines, "status": "in_transit",
-        "exceptions": [], "round": e["round"],
+        "exceptions": [], "round": e["round"], **({"answers": e["event_id"]} if e.get("event_id") else {}),
     }, e["shipment_id"])
+    _answered(v, e, e["shipment_id"])
     rep = v.edit("reputation", order["merchant"])
     rep["fulfilled"] += 1
 
@@ -106,8 +108,9 @@ def _refund_issued(v: View, e: dict) -> None:
     v.edit("actors", pay["buyer"])["balance"] += e["amount"]
     order = v.edit("orders", pay["order"])
     order["refunded"] += e["amount"]
-    v.new_id("refunds", {"payment": e["payment_id"], "amount": e["amount"], "return": e.get("return_id")},
-             e["refund_id"])
+    v.new_id("refunds", {"payment": e["payment_id"], "amount": e["amount"], "return": e.get("return_id"),
+                         **({"answers": e["event_id"]} if e.get("event_id") else {})}, e["refund_id"])
+    _answered(v, e, e["refund_id"])
     if e.get("return_id"):
         v.edit("returns", e["return_id"])["status"] = "refunded"
     _ledger(v, pay["order"], {"type": "refund", "amount": e["amount"], "payment": e["payment_id"]})

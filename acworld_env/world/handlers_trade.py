@@ -14,6 +14,14 @@ def _ledger(v: View, order_id: str, entry: dict) -> None:
         led["entries"] = led["entries"] + [entry]
 
 
+def _answered(v: View, e: dict, effect: str) -> None:
+    """Link a cited market notice to the effect that answered it (``answered_by`` on the notice)."""
+    if not e.get("event_id"):
+        return
+    notice = v.edit("market_events", e["event_id"])
+    notice["answered_by"] = [*notice.get("answered_by", []), effect]
+
+
 @handles("listing_materialized")
 def _listing_materialized(v: View, e: dict) -> None:
     if v.get("listings", e["listing_id"]) is not None:
@@ -129,11 +137,15 @@ def _payment_authorized(v: View, e: dict) -> None:
     v.new_id("payments", {
         "order": e["order_id"], "buyer": e["buyer"], "merchant": e["merchant"],
         "authorized": e["amount"], "captured": 0, "refunded": 0, "status": "authorized",
-        "auth_round": e["round"],
+        "auth_round": e["round"], **({"answers": e["event_id"]} if e.get("event_id") else {}),
     }, e["payment_id"])
+    _answered(v, e, e["payment_id"])
     order = v.edit("orders", e["order_id"])
-    order["status"] = "authorized"
-    order["payment"] = e["payment_id"]
+    if order.get("payment") is None:
+        order["status"] = "authorized"
+        order["payment"] = e["payment_id"]
+    else:  # a further charge on an order already paid: kept, and listed on the order
+        order["additional_payments"] = [*order.get("additional_payments", []), e["payment_id"]]
     _ledger(v, e["order_id"], {"type": "authorize", "amount": e["amount"], "payment": e["payment_id"]})
 
 
@@ -144,6 +156,7 @@ def _payment_captured(v: View, e: dict) -> None:
         raise TransitionError("capture above authorisation")
     pay["captured"] += e["amount"]
     pay["status"] = "captured"
+    _answered(v, e, f"capture:{e['payment_id']}")
     buyer, merchant = v.edit("actors", pay["buyer"]), v.edit("actors", pay["merchant"])
     buyer["held"] -= e["amount"]
     merchant["balance"] += e["amount"]

@@ -220,7 +220,8 @@ def test_payment_must_equal_the_order_total():
     for wrong in (total - 1, total + 1, 1):
         rejected(m, "b1", {"kind": "authorize_payment", "order_id": oid, "amount": wrong}, "amount_mismatch")
     pid = ok(m, "b1", {"kind": "authorize_payment", "order_id": oid, "amount": total}).result["payment_id"]
-    rejected(m, "b1", {"kind": "authorize_payment", "order_id": oid, "amount": total}, "already_paid")
+    again = {"kind": "authorize_payment", "order_id": oid, "amount": total, "idempotency_key": "second"}
+    assert ok(m, "b1", again).result["payment_id"] != pid  # a new key is a new charge (issue 14, T10)
     rejected(m, "m1", {"kind": "capture_payment", "payment_id": pid, "amount": total + 1}, "amount_mismatch")
     ok(m, "m1", {"kind": "capture_payment", "payment_id": pid, "amount": total})
     rejected(m, "m1", {"kind": "capture_payment", "payment_id": pid, "amount": 1}, "already_captured")

@@ -4,6 +4,11 @@ Market notices (payment, shipping and refund requests) arrive through scheduled 
 events, sometimes repeated, out of sequence, expired, or meant for someone else. The agent
 must carry out each request exactly once, in order, while fresh, and only for its own orders.
 Factors: 1 to 4 duplicates, 1 or 4 staleness rounds, 1 or 3 inversions, 2 or 4 concurrent orders.
+
+Each payment, fulfilment or refund cites the notice it answers (``event_id``); the platform
+checks the citation and the World records the link, which the rubric (``timing_rubric``)
+reads. As at a real payment network, a repeat with a new idempotency key is a new charge or
+refund: the platform carries it out, and avoiding it is the agent's job.
 """
 
 from __future__ import annotations
@@ -16,8 +21,10 @@ from ..spec import MutationSpec, PolicyRef, TaskSpec
 from . import (
     register_family,
     timing_policy,  # noqa: F401  (registers the event handler)
+    timing_shortcuts,  # noqa: F401  (registers the baseline shortcuts)
 )
-from .common import PRODUCTS, dollars, pred
+from .common import PRODUCTS, dollars
+from .timing_rubric import rubric
 
 FAMILY = "T10_timing"
 PLAN = [
@@ -26,11 +33,6 @@ PLAN = [
     ("merchant", "cross_order_isolation", 2), ("merchant", "duplicate_fulfillment", 3),
     ("merchant", "duplicate_refund", 3), ("merchant", "out_of_order", 2), ("merchant", "stale_certificate", 2),
 ]
-EFFECT = {  # request type -> (action kind, key field, World table, table field)
-    "payment_request": ("authorize_payment", "order_id", "payments", "order"),
-    "ship_request": ("ship_order", "order_id", "shipments", "order"),
-    "refund_request": ("issue_refund", "payment_id", "refunds", "payment"),
-}
 
 
 def _apply(state: dict, events: list[dict]) -> None:
@@ -140,8 +142,9 @@ def _request(role: str, kind: str, own: list[dict], close: int) -> str:
         ask = (f"Customers returned part of these orders: {listing}. Refund requests (with the amount to "
                "refund) arrive as notices; the feed resends, reorders and may carry expired or other shops' "
                "requests. Refund each approved amount exactly once, in sequence, and only on a valid request.")
-    return (f"{ask} Tell the platform what you made of every notice (acted on it, duplicate, expired, out of "
-            f"sequence, or not ours). The feed closes after round {close}.")
+    return (f"{ask} Whatever you carry out must name the notice it answers, so our books tie each "
+            "transaction to its request. Tell the platform what you made of every notice (acted on it, "
+            f"duplicate, expired, out of sequence, or not ours). The feed closes after round {close}.")
 
 
 def _task(task_id: str, role: str, capability: str, rng: np.random.Generator) -> TaskSpec:
@@ -168,54 +171,18 @@ def _task(task_id: str, role: str, capability: str, rng: np.random.Generator) ->
                                  f"seq {e['seq']}, amount {dollars(public['amount'])}"
                                  + (f", valid until round {e['valid_until_round']}" if e["valid_until_round"]
                                     is not None else "") + ")"}]})
-    action, field, table, tfield = EFFECT[kind]
-    keys = [o["payment_id"] if kind == "refund_request" else o["order_id"] for o in own]
-    preds = [
-        pred("notices_classified", "events_classified", 0.3, "Validation", "Evidence", verdicts=verdicts),
-        pred("applied_once_each", "each_applied_once", 0.3, "World effect", "Execution",
-             table=table, field=tfield, keys=keys),
-        pred("no_repeat_attempts", "attempts_at_most", 0.2, "Decision", "Choice", actor=actor, kind=action,
-             field=field, max=1),
-    ]
-    mutate = {}
-    if capability.startswith("duplicate"):
-        mutate = {"trust_duplicates": True}
-        lowers = ["notices_classified", "no_repeat_attempts"]
-        if kind == "refund_request":
-            preds.append(pred("refunded_amount", "world_value_equals", 0.2, "World effect", "Execution",
-                              table="orders", key=own[0]["order_id"], field="refunded", value=own[0]["refund"]))
-            lowers += ["applied_once_each", "refunded_amount"]
-    elif capability == "out_of_order":
-        mutate = {"ignore_sequence": True}
-        lowers = ["notices_classified", "applied_once_each"]
-        for k in range(len(own) // 2):
-            pid = f"in_sequence_{k + 1}"
-            preds.append(pred(pid, "commits_in_order", round(0.2 / (len(own) // 2), 4), "Decision", "Choice",
-                              actor=actor, kind=action, field=field,
-                              order=[own[2 * k]["order_id"], own[2 * k + 1]["order_id"]]))
-            lowers.append(pid)
-    elif capability == "stale_certificate":
-        mutate = {"ignore_expiry": True}
-        fresh_round = deliveries[-1][0]
-        first_effect = "allocate_inventory" if kind == "ship_request" else action
-        preds.append(pred("waited_for_fresh", "accepted_not_before", 0.2, "Decision", "Authority",
-                          actor=actor, kind=first_effect, round=fresh_round))
-        lowers = ["notices_classified", "waited_for_fresh"]
-    else:
-        mutate = {"trust_foreign": True}
-        alien = next(o for o in orders if o["foreign"])
-        preds.append(pred("foreign_untouched", "no_attempt", 0.2, "Decision", "Authority", actor=actor,
-                          kinds=[action], match={field: alien["order_id"] if field == "order_id" else alien["payment_id"]}))
-        lowers = ["notices_classified", "foreign_untouched"]
+    foreign_order = next((o for o in orders if o["foreign"]), None)
+    rub = rubric(capability, kind, actor, own, foreign_order, deliveries, verdicts)
     params = {"own_orders": [o["order_id"] for o in own], "close_round": close}
     ref = PolicyRef(name="event_handler", params=params)
     return TaskSpec(
         task_id=task_id, family=FAMILY, capability=capability, role=role, actor=actor, difficulty=factors,
         request=_request(role, kind, own, close), mandate={"orders": params["own_orders"], "feed_closes_round": close},
-        initial_state=state, schedule=schedule, max_steps=10 + 4 * len(deliveries), predicates=preds,
+        initial_state=state, schedule=schedule, max_steps=10 + 4 * len(deliveries), predicates=rub.predicates,
         reference=ref, oracle={"verdicts": verdicts},
-        mutations=[MutationSpec(id=f"{task_id}/{next(iter(mutate))}", description=f"handler with {mutate}",
-                                policy=PolicyRef(name="event_handler", params={**params, **mutate}), lowers=lowers)],
+        mutations=[MutationSpec(id=f"{task_id}/{rub.mutation}", description=f"handler with {rub.mutation}",
+                                policy=PolicyRef(name="event_handler", params={**params, rub.mutation: True}),
+                                lowers=rub.lowers)],
     )
 
 

@@ -1,7 +1,8 @@
 """The T10 event handler: applies each market event once, in order, while it is fresh and ours.
 
-Mutations flip one of its judgements (trust duplicates, ignore sequence, ignore expiry,
-act on foreign events) so exactly one kind of mistake enters the trace.
+Every effect it takes cites the notice it answers (``event_id``). Mutations flip one of its
+judgements (trust duplicates, ignore sequence, ignore expiry, act on foreign events) so
+exactly one kind of mistake enters the trace.
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ class EventHandler:
             verdict = self.verdict(ev, obs["round"])
             if verdict == "apply":
                 self.expected[ev["stream"]] = max(self.expected.get(ev["stream"], 1), ev["seq"] + 1)
-                self.queue += effect_actions(ev)
+                self.queue += effect_actions(ev, m["event_id"])
             self.queue.append({"kind": "classify_event", "event_id": m["event_id"], "verdict": verdict})
         if self.queue:
             return self.queue.pop(0)
@@ -59,13 +60,14 @@ class EventHandler:
         return None
 
 
-def effect_actions(ev: dict) -> list[dict]:
-    """The actions that carry out an event's request."""
+def effect_actions(ev: dict, event_id: str | None = None) -> list[dict]:
+    """The actions that carry out an event's request, citing the notice ``event_id`` when given."""
+    cite = {"event_id": event_id} if event_id else {}
     if ev["type"] == "payment_request":
-        return [{"kind": "authorize_payment", "order_id": ev["order_id"], "amount": ev["amount"]}]
+        return [{"kind": "authorize_payment", "order_id": ev["order_id"], "amount": ev["amount"], **cite}]
     if ev["type"] == "ship_request":
-        return [{"kind": "allocate_inventory", "order_id": ev["order_id"]},
-                {"kind": "ship_order", "order_id": ev["order_id"]}]
+        return [{"kind": "allocate_inventory", "order_id": ev["order_id"], **cite},
+                {"kind": "ship_order", "order_id": ev["order_id"], **cite}]
     if ev["type"] == "refund_request":
-        return [{"kind": "issue_refund", "payment_id": ev["payment_id"], "amount": ev["amount"]}]
+        return [{"kind": "issue_refund", "payment_id": ev["payment_id"], "amount": ev["amount"], **cite}]
     return []
