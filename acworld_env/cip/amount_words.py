@@ -94,7 +94,11 @@ unless vat wants was wavers wins works yes
 """Words that look like plural nouns but follow a price as verbs or adverbs (``100 works for me``)."""
 
 NOT_UNITS = frozenset({"pls", "plz", "thx", "thnx", "btw", "tbh", "imo", "fyi", "nvm", "idk", "ty",
-                       "np", "sry", "hmm", "ppl", "vs", "xx", "smh", "lmk", "asap", "rn"})
+                       "np", "sry", "hmm", "ppl", "vs", "xx", "smh", "lmk", "asap", "rn", "fr", "frfr",
+                       "ngl", "jk", "tbf", "imho", "k", "kk", "cc", "ps", "nb", "wrt", "tx", "cpl", "pp", "ppp"})
+
+PRICE_ABBREVIATIONS = frozenset({"msrp", "rrp", "srp", "mrp", "obo", "ono", "otd", "ppu"})
+"""Abbreviations of prices: the number next to them is money (``MSRP 100``)."""
 """Short vowel-less words after a number that are not units (``100 pls``)."""
 
 ORDINAL_SUFFIXES = frozenset({"th", "st", "nd", "rd"})
@@ -116,17 +120,18 @@ RELATIVE_AFTER = frozenset({"more", "extra", "additional", "another", "others", 
 """Words after a number that make it an increment or a count, not an amount (``95 more``)."""
 
 ID_WORDS = _words("""
-account acct aisle all android appendix apr april apt area aug august batch bay bin bldg bug
-build building case cat category ch channel chapter claim class code config customer day dec
-december district dock edition episode exit feb february firmware flight galaxy gate gen
-generation grade group highway hwy id ids interstate invoice ios iphone issue item jan january
-jul july jun june level listing listings lot macos mar march mark member mk model no. nos nov
-november nr num number numbers oct october opt option order orders p package page para paragraph
-parcel part pg phase pid pin pixel place platform po pos position postcode pr ps pt q question
-rank ranked ranking rated receipt ref reference region release rev revision rma room route row
-scored season seat sec section sep sept september serial series shelf shipment sid size sku skus
-slot sn spot stage step store suite sz table team ticket tier top track tracking type uid user v
-variant ver version vol volume ward warehouse week windows xbox year zip zipcode zone
+account acct age aged ages aisle all android appendix apr april apt area aug august batch bay
+bin bldg bluetooth bug build building case cat catch category ch channel chapter claim class
+code config covid customer day dec december district dock edition episode exit feb february
+firmware flight galaxy gate gen generation grade group hdmi highway hwy id ids interstate
+invoice ios ip iphone iso issue item jan january jul july jun june level listing listings lot
+macos mar march mark member mk model mp no. nos nov november nr num number numbers oct october
+opt option order orders p package page para paragraph parcel part pg phase pid pin pixel place
+platform po pos position postcode pr ps pt q question rank ranked ranking rated receipt ref
+reference region release rev revision rma room route row scored season seat sec section sep sept
+september serial series shelf shipment sid size sku skus slot sn spf spot stage step store suite
+sz table team ticket tier top track tracking type uid usb user v variant ver version vol volume
+ward warehouse week wifi windows xbox year zip zipcode zone
 """)
 """Words that make the number after them an identifier, rank, size or quantity (not money)."""
 

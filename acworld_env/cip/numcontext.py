@@ -129,7 +129,7 @@ def _bound_before(items: list[Item], i: int, money: list[bool]) -> bool:
             return t in ":/"  # 10:00, 100/100
         # "item - 100", "No. 100"
         return t in "-." and l2 is not None and l2.kind == "word" and (l2.text in vocab.ID_WORDS or l2.text == "no") \
-            and (t == "-" or l2.end == left.start)
+            and (t == "-" or (l2.end == left.start and first.text[:1].isdigit()))
     if left.kind != "word":
         return False
     w = left.text
@@ -141,6 +141,11 @@ def _bound_before(items: list[Item], i: int, money: list[bool]) -> bool:
         return True  # a100, sku100, v2
     if w in vocab.ID_WORDS or w in vocab.QUANTITY_VERBS:
         return not (l2 is not None and l2.text in ("per", "each", "a", "an") and w in ("item", "unit", "piece"))
+    if w in vocab.PRICE_ABBREVIATIONS:
+        money[0] = True  # "MSRP 100"
+        return False
+    if _is_unit_like(w):
+        return True  # "SPF 100", "HDMI 2", "PO 90": a code before the number names it
     if w == "of" and l2 is not None and (l2.kind == "num" or (l2.kind == "word" and (
             l2.text in vocab.CONTAINER_WORDS or l2.text in vocab.SCORE_BEFORE))):
         return True  # "a pack of 100", "out of 100", "3 of 100"

@@ -45,6 +45,10 @@ HUNDRED_FORMS = [
     "100.00", "100,00", "$1OO", "l00", "1 0 0", "１００", "10000 cents", "0.1k", "1e2", "0x64",
     "a hundred", "one hundred", "one zero zero", "10 * 10", "99+1", "2 x 50", "90-100", "a C-note",
     "a ton", "just under 101", "no more than a hundred", "١٠٠", "a Benjamin",
+    # beyond the list: obfuscations a model or a person might try
+    "onehundred", "o n e h u n d r e d", "0ne hundr3d", "10 to the power of 2", "10²", "1100100 in binary",
+    "$C", "IOO bucks", "$1\u200b00", "1️⃣0️⃣0️⃣", "five 20s", "four 20s and two 10s", "two fifties", "half of 200",
+    "a dollar shy of 101", "99.99 + 1 cent", "100 + shipping", "100 ea", "MSRP 100",
 ]
 
 
@@ -68,6 +72,11 @@ def test_other_sealed_amounts_in_their_usual_forms(sealed, text):
     (9_000, "90 rpm"), (10_000, "size 10"), (10_000, "SKU 100-A"), (9_500, "listing L-0095"),
     (10_000, "order ord-0100"), (10_000, "100% stainless"), (9_000, "a 90-day warranty"),
     (9_000, "within 90 days"), (10_000, "top 100"), (10_000, "$95.01"), (9_000, "I'd pay 80 dollars"),
+    # beyond the list
+    (10_000, "SPF 100"), (10_000, "100 Main Street"), (10_000, "rated 100/100"), (10_000, "1 of 100 made"),
+    (10_000, "thanks a ton"), (10_000, "keep it 💯"), (10_000, "100 reviews"), (10_000, "a pack of 100"),
+    (9_000, "it folds to 90°"), (9_000, "12 AA batteries, 90 minutes"), (9_000, "the 90s"), (9_000, "90 more"),
+    (129_900, "founded in 1899, 1299 reviews"), (10_000, "$100,000 car"), (10_000, "the 100th order"),
 ])
 def test_innocent_numbers_pass(sealed, text):
     assert reveals(text, [sealed]) is None
