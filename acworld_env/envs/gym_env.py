@@ -21,7 +21,7 @@ class AcworldGymEnv(gymnasium.Env):
     metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 1}
 
     def __init__(self, env_id: str = "capability-v1", render_mode: str | None = None, **kwargs: Any) -> None:
-        from ..registry import make
+        from ..env_registry import make
 
         if kwargs.get("counterparties", "scripted") != "scripted":
             raise ValueError("the single-agent view needs counterparties='scripted'")

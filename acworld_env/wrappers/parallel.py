@@ -21,6 +21,6 @@ def to_parallel(env: Any) -> Any:
 
 def parallel_env(env_id: str = "capability-v1", **kwargs: Any) -> Any:
     """``make(env_id, **kwargs)`` as a parallel env."""
-    from ..registry import make
+    from ..env_registry import make
 
     return to_parallel(make(env_id, **kwargs))

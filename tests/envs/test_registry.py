@@ -7,7 +7,7 @@ import pytest
 from pettingzoo import AECEnv
 
 import acworld_env
-from acworld_env.registry import REGISTRY, parse_id, resolve
+from acworld_env.env_registry import REGISTRY, parse_id, resolve
 
 
 def test_builtin_ids_are_listed_and_make_aec_envs():

@@ -91,9 +91,6 @@ def register_env(env_id: str, entry_point: str | Callable[..., Any], *, kwargs: 
     return spec
 
 
-register = register_env
-
-
 def resolve(env_id: str) -> EnvSpec:
     """The spec of an id; an unversioned id resolves to its latest version."""
     if env_id.startswith(f"{GYM_NAMESPACE}/"):
