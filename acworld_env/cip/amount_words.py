@@ -192,3 +192,14 @@ ARITH_WORDS = {"plus": "+", "add": "+", "added": "+", "minus": "-", "less": "-",
 
 APPROX_WORDS = frozenset({"ish", "about", "around", "roughly", "approximately", "approx", "circa", "ca",
                           "some", "~"})
+
+ARITHMETIC_TRIGGERS = frozenset({"+", "-", "*", "/", "^", "x", "plus", "minus", "times", "less", "multiplied",
+                                 "divided", "power", "and"})
+"""Signs and words that can join two numbers into a sum, difference, product, quotient or power."""
+UNARY_TRIGGERS = frozenset({"half", "twice", "double", "triple", "thrice", "quarter", "doubled", "halved",
+                            "squared"})
+"""Words that scale one number (``half of 200``, ``ten squared``)."""
+COMPARE_TRIGGERS = frozenset({"under", "below", "beneath", "sub", "<", ">", "over", "above", "past", "beyond",
+                              "less", "more", "lower", "higher", "greater", "cheaper", "fewer", "pricier",
+                              "dearer", "short", "shy", "north", "south"})
+"""Words that can start a narrowing comparison (``just under 101``, ``a dollar short of 101``)."""

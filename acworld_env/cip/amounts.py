@@ -23,7 +23,7 @@ from collections.abc import Iterator
 
 from .numcontext import readings
 from .numexpr import expressions
-from .numitems import Item, raw_items
+from .numitems import ARITHMETIC, COMPARE, SPELLED, UNARY, Item, raw_items
 from .numjoin import combine, join_digits, spelled
 from .numtext import fold
 from .numwords import U
@@ -37,21 +37,20 @@ def _candidates(text: str) -> Iterator[Candidate]:
     if not text:
         return
     folded = fold(text)
-    items, has_words, nums, expression = raw_items(folded)
+    items, mask, nums, starts = raw_items(folded)
     if not items:
         return
-    if has_words:
-        items = spelled(items)
+    if mask & SPELLED:
+        items = spelled(items, starts)
     if nums > 1:
         items = join_digits(items, folded)
-    items = combine(items, folded)
-    for k in [k for k, it in enumerate(items) if it.vals]:
+    positions = combine(items)
+    for k in positions:
         it = items[k]
-        yield items, k, k, it.vals, it.plain, it.money
-    if has_words:
-        nums = sum(1 for it in items if it.kind == "num")
-    if nums > 1 or expression or has_words:
-        for i, j, vals in expressions(items, nums):
+        if it.vals:
+            yield items, k, k, it.vals, it.plain, it.money
+    if len(positions) > 1 or mask & (ARITHMETIC | UNARY | COMPARE):
+        for i, j, vals in expressions(items, positions, mask):
             yield items, i, j, vals, None, items[i].money or items[j].money
 
 

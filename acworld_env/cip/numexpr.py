@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from . import amount_words as vocab
-from .numitems import Item, is_word, money_word
+from .numitems import ARITHMETIC, COMPARE, UNARY, Item, is_word, money_word
 from .numwords import U
 
 _BINARY = {"+": "+", "-": "-", "*": "*", "/": "/", "^": "^", "plus": "+", "minus": "-", "times": "*",
@@ -17,11 +17,6 @@ _BINARY = {"+": "+", "-": "-", "*": "*", "/": "/", "^": "^", "plus": "+", "minus
 _UNARY_BEFORE = {"half": (1, 2), "twice": (2, 1), "double": (2, 1), "triple": (3, 1), "thrice": (3, 1),
                  "quarter": (1, 4)}
 _UNARY_AFTER = {"doubled": (2, 1), "halved": (1, 2), "squared": None}
-_OPERATORS = frozenset(_BINARY) | {"and", "power"}
-_UNARY_WORDS = frozenset(_UNARY_BEFORE) | frozenset(_UNARY_AFTER)
-_COMPARE_WORDS = frozenset({"under", "below", "beneath", "sub", "<", ">", "over", "above", "past", "beyond",
-                            "less", "more", "lower", "higher", "greater", "cheaper", "fewer", "pricier",
-                            "dearer", "short", "shy", "north", "south"})
 
 
 def _apply(a: int, op: str, b: int) -> int | None:
@@ -84,17 +79,22 @@ def _skip_money(items: list[Item], k: int, forward: bool) -> int:
     return k
 
 
-def expressions(items: list[Item], nums: int) -> Iterator[tuple[int, int, tuple[int, ...]]]:
-    """``(first, last, values)`` of every arithmetic or narrowing reading spanning ``items[first..last]``."""
+def expressions(items: list[Item], positions: list[int], mask: int) -> Iterator[tuple[int, int, tuple[int, ...]]]:
+    """``(first, last, values)`` of every arithmetic or narrowing reading spanning ``items[first..last]``.
+
+    ``positions`` are the numbers' indices; ``mask`` says which kinds of words the text holds
+    (bits from :mod:`.numitems`), so that absent kinds of reading are not even tried.
+    """
     n = len(items)
-    present = {it.text for it in items if it.kind != "num"}
-    arithmetic = nums > 1 and not present.isdisjoint(_OPERATORS)
-    unary = not present.isdisjoint(_UNARY_WORDS)
-    narrowing = not present.isdisjoint(_COMPARE_WORDS)
-    split = nums > 1 and any(a.kind == "num" and b.kind == "num" and b.start - a.end == 1
-                             for a, b in zip(items, items[1:], strict=False))
-    for k, it in enumerate(items):
-        if it.kind != "num" or not it.vals:
+    several = len(positions) > 1
+    arithmetic = several and bool(mask & ARITHMETIC)
+    unary = bool(mask & UNARY)
+    narrowing = bool(mask & COMPARE)
+    split = several and any(items[b].start - items[a].end == 1 and b == a + 1
+                            for a, b in zip(positions, positions[1:], strict=False))
+    for k in positions:
+        it = items[k]
+        if not it.vals:
             continue
         if unary:
             yield from _unary(items, k)

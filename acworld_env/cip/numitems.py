@@ -89,59 +89,62 @@ def _digit_item(text: str, start: int, end: int) -> Item:
 SPELLING = frozenset(SMALL) | frozenset(TENS) | frozenset(SCALES) | frozenset(SLANG) | frozenset(
     {"c", "half", "twice", "double", "triple", "thrice", "quarter", "dozen"})
 """Words that can name a number by themselves (or with their neighbours)."""
-EXPRESSION = frozenset({"+", "-", "*", "/", "^", "x", "plus", "minus", "times", "less", "multiplied", "divided", "power",
-                         "half", "twice", "double", "triple", "thrice", "quarter", "doubled", "halved",
-                         "squared", "under", "below", "beneath", "sub", "<", ">", "over", "above", "past",
-                         "beyond", "than", "of", "and"})
-"""Words and signs that can start arithmetic or a narrowing comparison."""
 SPELL_START = SPELLING | frozenset({"a", "an"})
 """Words that can begin a spelled-out number or a counted slang amount."""
 BEFORE, AFTER = 5, 4
 """How far (in tokens) the guard reads around a number: enough for ``a tiny bit under $101``."""
+WINDOWED = 24
+"""Texts with more tokens than this are cut to the windows around their numbers."""
+
+SPELLED, ARITHMETIC, UNARY, COMPARE, START = 1, 2, 4, 8, 16
+"""Bits of the mask :func:`raw_items` returns: which kinds of words the text holds."""
+_FLAGS: dict[str, int] = {}
+for _words, _bit in ((vocab.ARITHMETIC_TRIGGERS, ARITHMETIC), (vocab.UNARY_TRIGGERS, UNARY),
+                     (vocab.COMPARE_TRIGGERS, COMPARE), (SPELLING, SPELLED), (SPELL_START, START)):
+    for _w in _words:
+        _FLAGS[_w] = _FLAGS.get(_w, 0) | _bit
 
 
-_WORD_FLAGS = {**dict.fromkeys(EXPRESSION, 2), **dict.fromkeys(SPELLING, 1)}
-"""1 for a word that can name a number, 2 for one that can start arithmetic or a comparison."""
+def raw_items(folded: str) -> tuple[list[Item], int, int, list[int]]:
+    """Items for the tokens of ``folded``, cut to the windows around numbers when the text is long.
 
-
-def raw_items(folded: str) -> tuple[list[Item], bool, int, bool]:
-    """Items for the tokens near anything number-like (far words cannot change a reading).
-
-    Returns the items, whether any is a spelled-out number or slang word, how many are
-    numbers, and whether any can start arithmetic or a comparison. Separate windows are
-    divided by a barrier symbol so that nothing reads across the gap.
+    Returns the items, a mask of the word kinds present (:data:`SPELLED`, :data:`ARITHMETIC`,
+    :data:`UNARY`, :data:`COMPARE`), how many numbers are written in digits, and where the
+    words that may start a spelled-out number are. Separate windows are divided by a barrier
+    symbol so that nothing reads across the gap. No items at all when nothing can be a number.
     """
     items: list[Item] = []
     add = items.append
-    flags = _WORD_FLAGS.get
-    spelled = expression = False
-    pos = nums = 0
+    flags = _FLAGS.get
+    starts: list[int] = []
+    mask = pos = nums = 0
     for space, word, num, sym in TOKEN.findall(folded):
         start = pos + len(space)
-        if word:
-            pos = start + len(word)
-            flag = flags(word)
-            if flag == 1:
-                spelled = True
-            elif flag == 2:
-                expression = True
-            add(Item("word", word, start, pos))
-        elif num:
+        if num:
             pos = start + len(num)
             nums += 1
             if num[:2] in ("0x", "0b", "0o"):
                 add(num_item(num, start, pos, (int(num, 0) * U,)))
             else:
                 add(_digit_item(num, start, pos))
+            continue
+        if word:
+            pos = start + len(word)
+            tok = Item("word", word, start, pos)
         else:
             pos = start + 1
-            if sym in EXPRESSION:
-                expression = True
-            add(Item("sym", sym, start, pos))
-    if not nums and not spelled:
-        return [], False, 0, False
-    if len(items) <= BEFORE + AFTER + 4:
-        return items, spelled, nums, expression
+            tok = Item("sym", sym, start, pos)
+            word = sym
+        flag = flags(word)
+        if flag:
+            mask |= flag
+            if flag & START:
+                starts.append(len(items))
+        add(tok)
+    if not nums and not mask & SPELLED:
+        return [], 0, 0, []
+    if len(items) <= WINDOWED:
+        return items, mask, nums, starts
     hot = [i for i, it in enumerate(items) if it.kind == "num" or (it.kind == "word" and it.text in SPELLING)]
     out: list[Item] = []
     last = -1
@@ -153,7 +156,8 @@ def raw_items(folded: str) -> tuple[list[Item], bool, int, bool]:
             out.append(Item("sym", "\u00a6", out[-1].end + 2, out[-1].end + 3))
         out.extend(items[lo:hi + 1])
         last = hi
-    return out, spelled, nums, expression
+    starts = [k for k, it in enumerate(out) if it.kind == "word" and it.text in SPELL_START]
+    return out, mask, nums, starts
 
 
 def is_word(it: Item | None, words: frozenset[str] | set[str] | dict) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 
 from . import amount_words as vocab
-from .numitems import SPELL_START, Item, decimal_value, is_word, money_word, num_item
+from .numitems import Item, decimal_value, is_word, money_word, num_item
 from .numwords import (
     COUNT_SPOILERS,
     DIGIT_WORDS,
@@ -57,9 +57,8 @@ def _hyphenated(items: list[Item], k: int) -> bool:
         and items[k - 2].end == items[k - 1].start
 
 
-def spelled(items: list[Item]) -> list[Item]:
-    """Replace runs of number words (and money slang) by number items."""
-    starts = [k for k, it in enumerate(items) if it.kind == "word" and it.text in SPELL_START]
+def spelled(items: list[Item], starts: list[int]) -> list[Item]:
+    """Replace runs of number words (and money slang), beginning at ``starts``, by number items."""
     if not starts:
         return items
     out: list[Item] = []
@@ -194,55 +193,68 @@ def join_digits(items: list[Item], folded: str) -> list[Item]:
 _BASES = {"binary": 2, "bin": 2, "octal": 8, "oct": 8, "hex": 16, "hexadecimal": 16}
 
 
-def combine(items: list[Item], folded: str) -> list[Item]:
+def combine(items: list[Item]) -> list[int]:
     """Scales (``0.1k``), exponents (``1e2``), halves, counted slang, and dollars-and-cents.
 
-    Works in place: a number that joins the one after it is replaced by the joined number.
+    Works in place: a number that joins what follows it is replaced by the joined number (which
+    may join again). Returns where the numbers are, once joined.
     """
-    n, k = len(items), 0
-    while k < n:
-        it = items[k]
-        if it.kind != "num" or k + 1 == n:
-            k += 1
-            continue
-        nxt = items[k + 1]
-        nxt2 = items[k + 2] if k + 2 < n else None
-        kind = nxt.kind
-        if kind == "sym" and nxt.text == "-" and nxt.start == it.end and nxt2 is not None \
-                and nxt2.start == nxt.end and nxt2.kind == "word" and nxt2.text in SCALES:
-            del items[k + 1]  # "1-hundred": the hyphen joins a number to its scale
+    found: list[int] = []
+    start = 0
+    for target in [it for it in items if it.kind == "num"]:
+        try:
+            k = items.index(target, start)
+        except ValueError:
+            continue  # joined into the number before it
+        while _join_next(items, k):
+            pass
+        found.append(k)
+        start = k + 1
+    return found
+
+
+def _join_next(items: list[Item], k: int) -> bool:
+    """Join the number at ``k`` with what follows it; True if ``items[k]`` was replaced (try again)."""
+    it = items[k]
+    n = len(items)
+    if k + 1 == n:
+        return False
+    nxt = items[k + 1]
+    nxt2 = items[k + 2] if k + 2 < n else None
+    kind = nxt.kind
+    if kind == "sym" and nxt.text == "-" and nxt.start == it.end and nxt2 is not None \
+            and nxt2.start == nxt.end and nxt2.kind == "word" and nxt2.text in SCALES:
+        del items[k + 1]  # "1-hundred": the hyphen joins a number to its scale
+        return True
+    if kind == "word":
+        if _word_after(it, items, k):
+            return True
+    elif kind == "num" and nxt.start - it.end <= 1:
+        if nxt.plain is not None and nxt2 is not None and nxt2.start == nxt.end \
+                and nxt2.text in ("s", "'s") and nxt.start - it.end == 1 \
+                and it.vals and it.vals[0] % U == 0 and 0 < it.vals[0] <= 20 * U:  # "four 20s"
+            nxt = num_item(nxt.text + "s", nxt.start, nxt2.end, nxt.vals)
+            nxt.slang = True
+            items[k + 1] = nxt
+            del items[k + 2]
             n -= 1
-            continue
-        if kind == "word":
-            joined = _word_after(it, items, k)
-            if joined:
-                n = len(items)
-                continue
-        elif kind == "num" and nxt.start - it.end <= 1:
-            if nxt.plain is not None and nxt2 is not None and nxt2.start == nxt.end \
-                    and nxt2.text in ("s", "'s") and nxt.start - it.end == 1 \
-                    and it.vals and it.vals[0] % U == 0 and 0 < it.vals[0] <= 20 * U:  # "four 20s"
-                nxt = num_item(nxt.text + "s", nxt.start, nxt2.end, nxt.vals)
-                nxt.slang = True
-                items[k + 1] = nxt
-                del items[k + 2]
-                n -= 1
-            if nxt.slang and not it.money:  # "two C-notes"
-                counted = num_item(it.text + " " + nxt.text, it.start, nxt.end,
-                                   tuple(a * b // U for a in it.vals for b in nxt.vals))
-                counted.money = counted.slang = True
-                items[k + 1] = counted
-                del items[k]
-                n -= 1
-                continue
-            if nxt.plain is not None and k + 3 < n and nxt2 is not None and nxt2.text == "/" \
-                    and items[k + 3].kind == "num" and items[k + 3].plain and nxt.plain < items[k + 3].plain <= 8 \
-                    and it.vals:
-                it.vals = it.vals + (it.vals[0] + nxt.plain * U // items[k + 3].plain,)  # 33 1/2
-        if (kind == "word" and money_word(nxt.text)) or (k > 0 and items[k - 1].text in vocab.CURRENCY_SYMBOLS):
-            _dollars_and_cents(it, items, k)
-        k += 1
-    return items
+        if nxt.slang and not it.money:  # "two C-notes"
+            counted = num_item(it.text + " " + nxt.text, it.start, nxt.end,
+                               tuple(a * b // U for a in it.vals for b in nxt.vals))
+            counted.money = counted.slang = True
+            items[k + 1] = counted
+            del items[k]
+            return True
+        if k + 4 < n and nxt2 is not None and nxt2.text == "-" and money_word(items[k + 3].text) \
+                and items[k + 4].text in ("bill", "bills", "note", "notes") and it.vals and nxt.vals:
+            it.vals = it.vals + (it.vals[0] * nxt.vals[0] // U,)  # "10 ten-dollar bills"
+        if nxt.plain is not None and k + 3 < n and nxt2 is not None and nxt2.text == "/" \
+                and items[k + 3].kind == "num" and items[k + 3].plain and nxt.plain < items[k + 3].plain <= 8 \
+                and it.vals:
+            it.vals = it.vals + (it.vals[0] + nxt.plain * U // items[k + 3].plain,)  # 33 1/2
+    if (kind == "word" and money_word(nxt.text)) or (k > 0 and items[k - 1].text in vocab.CURRENCY_SYMBOLS):
+        _dollars_and_cents(it, items, k)
+    return False
 
 
 def _word_after(it: Item, items: list[Item], k: int) -> bool:
