@@ -112,7 +112,7 @@ def verify_run(run_dir: str | Path) -> Verification:
         rebuilt = reconstruct(initial, commits, validations)
         records = read_trace(path / TRACE_FILE)
         trace_digest = verify_trace(records)
-        lineage = lineage_problems(records, commits, validations, run.get("proposals"))
+        lineage = lineage_problems(records, commits, validations, run.get("proposals"), run.get("seed"))
     except FileNotFoundError as exc:
         return Verification(path, False, f"missing artifact {Path(exc.filename or '').name}")
     except TraceError as exc:

@@ -19,11 +19,26 @@ from .world import canonical
 
 
 def lineage_problems(records: list[dict[str, Any]], commits: list[dict[str, Any]],
-                     validations: dict[str, dict[str, Any]], proposals: Any) -> list[str]:
-    """Every disagreement between the trace and the commit log, most precise first (empty when consistent)."""
+                     validations: dict[str, dict[str, Any]], proposals: Any, seed: Any = None) -> list[str]:
+    """Every disagreement between the trace and the commit log, most precise first (empty when consistent).
+
+    With ``seed`` (the episode seed in ``run.json``), every envelope id must carry it: the market
+    names proposals ``env-<seed>-<seq>``, so a run copied in place of another seed's run is caught.
+    """
     problems = _commit_problems(records, commits, validations)
     problems += _numbering_problems(records, proposals)
+    if isinstance(seed, int) and not isinstance(seed, bool):
+        problems += _seed_problems(records, seed)
     return problems
+
+
+def _seed_problems(records: list[dict[str, Any]], seed: int) -> list[str]:
+    for rec in records:
+        env = rec.get("envelope")
+        if isinstance(env, dict) and env.get("envelope_id") != f"env-{seed}-{env.get('seq', 0):05d}":
+            return [f"trace record {rec.get('n')}: proposal {env.get('envelope_id')!r} was not made in an "
+                    f"episode with seed {seed} (the seed in run.json)"]
+    return []
 
 
 def _commit_problems(records: list[dict[str, Any]], commits: list[dict[str, Any]],

@@ -56,10 +56,10 @@ def runs(out: Path) -> list[Path]:
 
 
 def low_run(out: Path, *, need: Callable[[Path], bool] = lambda p: True) -> Path:
-    """A run with partial credit (something to gain by forging) meeting ``need``."""
+    """A run with partial credit (some credit to keep, more to gain by forging) meeting ``need``."""
     for run in runs(out):
         score = read_json(run / "score.json")
-        if score["valid"] and score["score"] < 1 and need(run):
+        if score["valid"] and 0 < score["score"] < 1 and need(run):
             return run
     raise AssertionError("no suitable run in the evaluation")
 
@@ -69,8 +69,12 @@ def has_rejection(run: Path) -> bool:
 
 
 # -- the forgeries --------------------------------------------------------------------------------
+def has_full_predicate(run: Path) -> bool:
+    return 1.0 in read_json(run / "score.json")["credits"].values()
+
+
 def drop_failed_predicates(out: Path) -> str:
-    run = low_run(out)
+    run = low_run(out, need=has_full_predicate)
     task = read_json(run / "task.json")
     score = read_json(run / "score.json")
     task["predicates"] = [p for p in task["predicates"] if score["credits"][p["id"]] == 1]
@@ -83,7 +87,7 @@ def drop_failed_predicates(out: Path) -> str:
 
 
 def reweight_predicates(out: Path) -> str:
-    run = low_run(out)
+    run = low_run(out, need=has_full_predicate)
     task, score = read_json(run / "task.json"), read_json(run / "score.json")
     for p in task["predicates"]:
         p["weight"] = 1.0 if score["credits"][p["id"]] == 1 else 0.001
@@ -173,6 +177,16 @@ def delete_rejected_record(out: Path) -> str:
     return f"proposal {gone['envelope']['seq']}"
 
 
+def claim_another_seed(out: Path) -> str:
+    """Pass a run off as another seed's episode (as if copied over a worse repeat)."""
+    run = low_run(out)
+    meta = read_json(run / "run.json")
+    meta["seed"] = 7
+    write_json(run / "run.json", meta)
+    forge_folder(out)
+    return run.name
+
+
 TAMPERS = [
     pytest.param(drop_failed_predicates, "task.json differs from task", id="task-predicates-dropped"),
     pytest.param(reweight_predicates, "task.json differs from task", id="task-weights-and-required-changed"),
@@ -182,6 +196,7 @@ TAMPERS = [
     pytest.param(delete_run_folder, "planned in manifest.json but missing", id="run-folder-deleted"),
     pytest.param(change_commit_events, "its events or state delta differ", id="commit-events-rehashed"),
     pytest.param(delete_rejected_record, "missing from the trace", id="rejected-record-deleted-rehashed"),
+    pytest.param(claim_another_seed, "not made in an episode with seed 7", id="run-passed-off-as-another-seed"),
 ]
 
 
