@@ -2,11 +2,19 @@
 
 The learner is a linear softmax policy over a masked discrete action set, trained with
 REINFORCE and a learned linear baseline on the potential rewards (each step's reward is the
-change of the task score, so the per-predicate credits -- searched, constraints kept, nothing
-bought, record read, right listing / abstained -- arrive as soon as they are earned).
+change of the task score, so the per-predicate credits -- a search that surfaced a feasible
+listing, the answer read before answering, the right listing / a justified abstention, nothing
+bought -- arrive as soon as they are earned).
+
+Hints: a T1 agent is given the shopper's words, not a query. A linear policy cannot parse
+words, so this example plays the env with ``hints="structured"``: the observation then also
+carries the requirements the task's scorer parsed from the request (a search query, the
+checks only a full listing record shows, the objective). Evaluation of models runs with hints
+off; the script also reports the trained policy with hints off (its hint slots unavailable),
+to show what the hints are worth.
 
 Split discipline: training plays only tasks generated fresh from ``--train-seeds``
-(``split="generated"``, ids ``generated-S/T1/...``; any whose mandate equals a frozen task's is
+(``split="generated"``, ids ``generated-S/T1/...``; any whose request equals a frozen task's is
 dropped, and a seed whose builder fails is skipped with a warning), evaluation plays only the
 20 frozen tasks ``capability-v1/T1/...``. The script prints the frozen mean score of the
 randomly initialised policy (before) and of the trained policy (after): the mean over
@@ -14,16 +22,14 @@ randomly initialised policy (before) and of the trained policy (after): the mean
 training. It returns, and writes with ``--out``, the figures. Everything but the wall time is
 deterministic given ``--seed``.
 
-Action set: the standard menu (:class:`acworld_env.wrappers.ActionMenu`) has no "search with
-my mandate's constraints" slot (its ``search:mandate`` reads top-level mandate keys, and T1
-mandates hold them under ``mandate["constraints"]``), and its ``listing[k]`` slots index listings
-in first-seen order rather than the latest search's results. So the policy acts over
-:data:`CHOICES`: a few slots of the menu, looked up by label, plus policy-side discovery slots
-built only from the agent's own observation (its mandate and the results of its own actions).
+Action set (:data:`CHOICES`): a few slots of the standard menu (:class:`acworld_env.wrappers.ActionMenu`),
+looked up by label, plus discovery slots built only from the agent's own observation: search
+with the hinted query (with or without the budget), search the request's words, read the next
+unread result of the latest search (in the hinted objective's order), answer the listing last read.
 
 Run::
 
-    python examples/train_discovery.py                    # default budget: about 20 s on 2 cores
+    python examples/train_discovery.py                    # default budget: about a minute on 2 cores
     python examples/train_discovery.py --episodes 400 --seed 1 --out runs/train_discovery.json
 """
 
@@ -44,6 +50,8 @@ import numpy as np
 
 import acworld_env
 from acworld_env.envs import decode_observation
+from acworld_env.tasks.families.discovery_needs import satisfies, unit_price_key
+from acworld_env.tasks.families.discovery_shortcuts import content_words
 from acworld_env.tasks.spec import TaskSpec
 from acworld_env.tasks.suites import load_suite
 from acworld_env.wrappers import ActionMenu
@@ -51,24 +59,20 @@ from acworld_env.wrappers import ActionMenu
 SUITE = "capability-v1"
 FROZEN_GLOB = f"{SUITE}/T1/*"
 GENERATED_GLOB = "generated-*/T1/*"
+HINTS = "structured"
+"""The env's hints mode for training and the main evaluation (see the module docstring)."""
 MENU_LABELS = ("search:all", "search:keywords", "search:category", "listing[0].get",
                "listing[0].answer", "abstain", "finish")
 """Slots taken from the standard menu, by label."""
-N_RESULTS = 3
-"""How many of the latest search's results the policy can read or answer."""
 CHOICES: tuple[str, ...] = (
     *(f"menu:{label}" for label in MENU_LABELS),
-    "search:mandate", "search:mandate+price_asc", "search:mandate+phrase",
-    *(f"result[{k}].get" for k in range(N_RESULTS)),
-    *(f"result[{k}].answer" for k in range(N_RESULTS)),
-    "read.answer",
+    "search:hints", "search:hints-no-budget", "search:words", "candidate.next", "read.answer",
 )
 """The policy's discrete actions (menu slots first, then the discovery slots)."""
-FEATURES = ("bias", "wants_cheapest", "has_phrase", "searches=0", "searches=1", "searches>=2",
-            "last_search_kept_mandate", "last_search_price_asc", "last_search_text",
-            "last_search_empty_with_text", "last_search_empty_no_text", "last_search_nonempty",
-            "last_search_repeated", "read_any", "read_top_result", "last_was_search", "last_was_read",
-            "last_rejected", "steps_used")
+FEATURES = ("bias", "has_hints", "has_budget", "objective_per_unit", "objective_cheapest", "has_checks",
+            "searches=0", "searches=1", "searches>=2", "last_search_hinted", "last_search_no_budget",
+            "last_search_empty", "last_search_nonempty", "results_over_budget", "read_any", "read_passes_checks", "read_fails_checks",
+            "candidates_left", "last_was_search", "last_was_read", "last_rejected", "steps_used")
 """The policy's input: a few facts from the agent's observation and its own actions."""
 
 
@@ -79,15 +83,11 @@ def frozen_tasks() -> list[TaskSpec]:
     return [t for t in load_suite(SUITE, "frozen") if fnmatch.fnmatch(t.task_id, FROZEN_GLOB)]
 
 
-def _mandate_key(task: TaskSpec) -> str:
-    return json.dumps(task.mandate, sort_keys=True)
-
-
 class TrainingSet:
     """Generated T1 tasks for training, and what was left out of them.
 
     ``failed_seeds``: generation seeds whose builder raised (seed -> error), skipped.
-    ``dropped``: generated task ids left out because a frozen (held-out) task has the same mandate.
+    ``dropped``: generated task ids left out because a frozen (held-out) task has the same request.
     """
 
     def __init__(self) -> None:
@@ -97,8 +97,8 @@ class TrainingSet:
 
 
 def generated_tasks(seeds: Sequence[int], exclude: Sequence[TaskSpec] = ()) -> TrainingSet:
-    """Fresh T1 tasks from each generation seed, minus any with the mandate of a task in ``exclude``."""
-    held_out = {_mandate_key(t) for t in exclude}
+    """Fresh T1 tasks from each generation seed, minus any with the request of a task in ``exclude``."""
+    held_out = {t.request for t in exclude}
     out = TrainingSet()
     for seed in seeds:
         try:
@@ -109,7 +109,7 @@ def generated_tasks(seeds: Sequence[int], exclude: Sequence[TaskSpec] = ()) -> T
         for t in built:
             if not fnmatch.fnmatch(t.task_id, GENERATED_GLOB):
                 continue
-            if _mandate_key(t) in held_out:
+            if t.request in held_out:
                 out.dropped.append(t.task_id)
             else:
                 out.tasks.append(t)
@@ -121,8 +121,8 @@ def generated_tasks(seeds: Sequence[int], exclude: Sequence[TaskSpec] = ()) -> T
 class DiscoveryView:
     """Turns one agent's observations into features and the concrete action of every choice.
 
-    It remembers only what the agent saw and did: its mandate, its own searches and their
-    results, and the listing it last read. The menu slots come from :class:`ActionMenu`.
+    It remembers only what the agent saw and did: its request, budget and hints, its own
+    searches and their results, and the listings it read. The menu slots come from :class:`ActionMenu`.
     """
 
     def __init__(self) -> None:
@@ -130,20 +130,22 @@ class DiscoveryView:
 
     def reset(self) -> None:
         """Forget the episode."""
-        self.mandate: dict[str, Any] = {}
+        self.request, self.budget, self.hints = "", None, {}
         self.step, self.max_steps = 0, 1
         self.searches: list[dict[str, Any]] = []
-        self.results: list[str] = []
+        self.results: list[dict[str, Any]] = []
         self.last_search: dict[str, Any] | None = None
-        self.read: str | None = None
-        self.read_top = False
+        self.read: dict[str, Any] | None = None
+        self.read_ids: list[str] = []
         self.pending: dict[str, Any] | None = None
         self.last_kind: str | None = None
         self.last_rejected = False
 
     def absorb(self, obs: dict[str, Any]) -> None:
         """Take in the structured observation after the agent's previous action."""
-        self.mandate = obs.get("mandate") or {}
+        self.request = obs.get("request") or ""
+        self.budget = (obs.get("mandate") or {}).get("budget")
+        self.hints = obs.get("hints") or {}
         self.step, self.max_steps = int(obs.get("step", 0)), max(1, int(obs.get("max_steps", 1)))
         last, sent = obs.get("last_result"), self.pending
         self.pending = None
@@ -156,55 +158,62 @@ class DiscoveryView:
         if sent["kind"] == "search_listings":
             self.last_search = sent
             self.searches.append(sent)
-            self.results = [it["listing_id"] for it in result.get("items", []) if "listing_id" in it]
+            self.results = [it for it in result.get("items", []) if "listing_id" in it]
         elif sent["kind"] == "get_listing":
-            self.read = sent["listing_id"]
-            self.read_top = bool(self.results) and self.read == self.results[0]
+            self.read = result if isinstance(result, dict) else None
+            self.read_ids.append(sent["listing_id"])
 
     def sent(self, action: dict[str, Any]) -> None:
         """Remember the action the agent is about to submit."""
         self.pending = action
 
-    def _mandate_search(self, **extra: Any) -> dict[str, Any] | None:
-        constraints = self.mandate.get("constraints")
-        if not isinstance(constraints, dict) or not constraints:
+    def _hinted(self, budget: bool) -> dict[str, Any] | None:
+        filters = self.hints.get("filters")
+        if not isinstance(filters, dict) or not filters:
             return None
-        return {"kind": "search_listings", **constraints, **extra}
+        q = {k: v for k, v in filters.items() if budget or k != "max_price"}
+        return {"kind": "search_listings", **q, "sort": "price_asc", "page_size": 50}
+
+    def _candidates(self) -> list[str]:
+        items, unit = self.results, (self.hints.get("objective") or {}).get("unit")
+        if unit:
+            items = sorted(items, key=lambda r: unit_price_key(r, unit))
+        return [r["listing_id"] for r in items]
+
+    def _passes(self) -> bool:
+        return self.read is not None and all(satisfies(self.read, n) for n in self.hints.get("checks") or [])
 
     def actions(self, menu: dict[str, dict[str, Any]]) -> list[dict[str, Any] | None]:
         """One concrete VCP action per entry of :data:`CHOICES` (None: unavailable now)."""
         out: list[dict[str, Any] | None] = [menu.get(label) for label in MENU_LABELS]
-        phrase = self.mandate.get("phrase")
-        out += [self._mandate_search(), self._mandate_search(sort="price_asc"),
-                self._mandate_search(text=phrase) if isinstance(phrase, str) and phrase else None]
-        for k in range(N_RESULTS):
-            out.append({"kind": "get_listing", "listing_id": self.results[k]} if k < len(self.results) else None)
-        for k in range(N_RESULTS):
-            out.append(_answer(self.results[k]) if k < len(self.results) else None)
-        out.append(_answer(self.read) if self.read else None)
+        words = " ".join(content_words(self.request))
+        out += [self._hinted(True), self._hinted(False),
+                {"kind": "search_listings", "text": words} if words else None]
+        unread = [i for i in self._candidates() if i not in self.read_ids]
+        out.append({"kind": "get_listing", "listing_id": unread[0]} if unread else None)
+        lid = (self.read or {}).get("listing_id")
+        out.append({"kind": "submit_answer", "answer": {"listing_id": lid}, "evidence": [lid]} if lid else None)
         return out
 
     def features(self) -> np.ndarray:
         """The feature vector named by :data:`FEATURES`."""
         s, n = self.last_search or {}, len(self.searches)
-        empty = self.last_search is not None and not self.results
-        f = [1.0, self.mandate.get("objective") == "cheapest", bool(self.mandate.get("phrase")),
+        objective = self.hints.get("objective") or {}
+        hinted = self.hints.get("filters") or {}
+        searched = self.last_search is not None
+        unread = [i for i in self._candidates() if i not in self.read_ids]
+        f = [1.0, bool(self.hints), self.budget is not None, objective.get("minimize") == "price_per",
+             objective.get("minimize") == "price", bool(self.hints.get("checks")),
              n == 0, n == 1, n >= 2,
-             bool(s) and _keeps(s, self.mandate.get("constraints") or {}), s.get("sort") == "price_asc",
-             bool(s.get("text")), empty and bool(s.get("text")), empty and not s.get("text"),
-             bool(self.results), s in self.searches[:-1], self.read is not None, self.read_top,
+             searched and bool(hinted) and all(s.get(k) == v for k, v in hinted.items() if k != "max_price"),
+             searched and "max_price" in hinted and "max_price" not in s,
+             searched and not self.results, bool(self.results),
+             bool(self.results) and self.budget is not None and min(r["price"] for r in self.results) > self.budget,
+             self.read is not None,
+             self._passes(), self.read is not None and not self._passes(), bool(unread),
              self.last_kind == "search_listings", self.last_kind == "get_listing", self.last_rejected,
              self.step / self.max_steps]
         return np.asarray(f, dtype=np.float64)
-
-
-def _answer(listing_id: str) -> dict[str, Any]:
-    return {"kind": "submit_answer", "answer": {"listing_id": listing_id}, "evidence": [listing_id]}
-
-
-def _keeps(search: dict[str, Any], constraints: dict[str, Any]) -> bool:
-    """Whether the agent's own search carried every constraint of its mandate unchanged."""
-    return all(search.get(k) == v for k, v in constraints.items())
 
 
 # -- the learner --------------------------------------------------------------------------
@@ -318,9 +327,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--seed", type=int, default=0, help="seeds the policy, the task walk and sampling")
     parser.add_argument("--train-seeds", default="1-10", help="generation seeds of the training tasks")
     parser.add_argument("--batch", type=int, default=16, help="episodes per update")
-    parser.add_argument("--lr", type=float, default=2.0, help="policy step size")
+    parser.add_argument("--lr", type=float, default=4.0, help="policy step size")
     parser.add_argument("--lr-value", type=float, default=0.2, help="baseline step size")
-    parser.add_argument("--entropy", type=float, default=0.01, help="entropy bonus coefficient")
+    parser.add_argument("--entropy", type=float, default=0.05, help="entropy bonus coefficient")
     parser.add_argument("--gamma", type=float, default=0.9, help="discount of the training returns")
     parser.add_argument("--eval-rollouts", type=int, default=5, help="sampled episodes per frozen task")
     parser.add_argument("--out", type=Path, default=None, help="write the figures as JSON here")
@@ -337,8 +346,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         print(f"warning: generation seed {seed} skipped: {error}", file=sys.stderr)
     if not train_tasks:
         raise SystemExit("no generated T1 tasks to train on")
-    train_env = ActionMenu(acworld_env.make(SUITE, split="generated", tasks=train_tasks))
-    test_env = ActionMenu(acworld_env.make(SUITE, tasks=test_tasks))
+    train_env = ActionMenu(acworld_env.make(SUITE, split="generated", tasks=train_tasks, hints=HINTS))
+    test_env = ActionMenu(acworld_env.make(SUITE, tasks=test_tasks, hints=HINTS))
+    plain_env = ActionMenu(acworld_env.make(SUITE, tasks=test_tasks))
     say(f"train: {len(train_tasks)} generated T1 tasks (seeds {args.train_seeds}); "
         f"test: {len(test_tasks)} frozen T1 tasks; {len(CHOICES)} actions, {len(FEATURES)} features")
 
@@ -372,6 +382,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
     after = evaluate(test_env, test_tasks, policy, args.seed, args.eval_rollouts)
     after_greedy = evaluate(test_env, test_tasks, policy, args.seed, 1, greedy=True)
+    after_plain = evaluate(plain_env, test_tasks, policy, args.seed, args.eval_rollouts)
     wall = time.perf_counter() - start
     figures: dict[str, Any] = {
         "command": " ".join(["python", "examples/train_discovery.py", *map(shlex.quote, argv or sys.argv[1:])]),
@@ -381,9 +392,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "train_seeds": [x for x in train_seeds if x not in failed], "skipped_train_seeds": sorted(failed),
         "train_tasks": len(train_tasks), "train_tasks_dropped_as_frozen": training.dropped,
         "train_task_ids_played": sorted(played), "eval_task_ids": [t.task_id for t in test_tasks],
-        "actions": list(CHOICES), "features": list(FEATURES),
+        "hints": HINTS, "actions": list(CHOICES), "features": list(FEATURES),
         "before": _summary(before, test_tasks), "after": _summary(after, test_tasks),
         "after_greedy": _summary(after_greedy, test_tasks),
+        "after_without_hints": _summary(after_plain, test_tasks),
         "after_per_task": {k: round(v, 4) for k, v in after.items()},
         "training_curve": curve, "wall_seconds": round(wall, 1),
     }
@@ -391,12 +403,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         f"(greedy {figures['after_greedy']['mean']:.3f}); before {figures['before']['mean']:.3f}")
     for cap, value in figures["after"]["per_capability"].items():
         say(f"  {cap:<28} before {figures['before']['per_capability'][cap]:.3f}  after {value:.3f}")
+    say(f"with hints off (as models are evaluated): {figures['after_without_hints']['mean']:.3f}")
     say(f"wall time {wall:.1f} s")
     if args.out is not None:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps(figures, indent=2) + "\n")
-    train_env.close()
-    test_env.close()
+    for env in (train_env, test_env, plain_env):
+        env.close()
     return figures
 
 

@@ -56,11 +56,11 @@ def test_evaluation_uses_only_frozen_t1_and_training_only_generated(run: tuple[d
     played = figures["train_task_ids_played"]
     assert played and all(fnmatch.fnmatch(i, "generated-*/T1/*") for i in played)
     assert not set(played) & set(evaluated)
-    # no training task repeats a frozen task's request under another id
+    # no training task repeats a frozen task's request under another id (T1 mandates hold only a budget)
     train = td.generated_tasks(figures["train_seeds"], exclude=frozen).tasks
-    frozen_mandates = {json.dumps(t.mandate, sort_keys=True) for t in frozen}
     assert set(played) <= {t.task_id for t in train}
-    assert not {json.dumps(t.mandate, sort_keys=True) for t in train} & frozen_mandates
+    assert not {t.request for t in train} & {t.request for t in frozen}
+    assert figures["hints"] == "structured" and 0.0 <= figures["after_without_hints"]["mean"] <= 1.0
 
 
 def test_figures_written_as_json(run: tuple[dict[str, Any], Path]) -> None:
@@ -77,30 +77,50 @@ def test_deterministic_given_seed() -> None:
     assert first == second
 
 
-class _Scripted:
-    """Plays a fixed sequence of :data:`CHOICES` labels (a stand-in for the learned policy)."""
+class _Planned:
+    """A stand-in for the learned policy: search with the hints; if nothing fits the budget, look
+    without it and abstain; otherwise read candidates until one passes the hinted checks, answer it."""
 
-    def __init__(self, labels: list[str]) -> None:
-        self.queue = [td.CHOICES.index(label) for label in labels]
+    def __init__(self) -> None:
+        self.f = {name: i for i, name in enumerate(td.FEATURES)}
 
     def act(self, phi: np.ndarray, mask: np.ndarray, rng: np.random.Generator, greedy: bool = False) -> int:
-        choice = self.queue.pop(0)
-        assert mask[choice], td.CHOICES[choice]
+        on = {name for name, i in self.f.items() if phi[i] > 0}
+        if "searches=0" in on:
+            label = "search:hints"
+        elif "last_search_empty" in on:
+            label = "search:hints-no-budget"
+        elif "results_over_budget" in on:
+            label = "menu:abstain"
+        elif "read_passes_checks" in on:
+            label = "read.answer"
+        else:
+            label = "candidate.next"
+        choice = td.CHOICES.index(label)
+        assert mask[choice], label
         return choice
 
 
 def test_action_set_reaches_full_credit_on_every_frozen_task() -> None:
-    """The discovery slots keep the mandate's constraints and can earn every predicate."""
+    """With hints, the discovery slots can earn every predicate of every frozen T1 task."""
     tasks = td.frozen_tasks()
-    env = td.ActionMenu(acworld_env.make("capability-v1", tasks=tasks))
+    env = td.ActionMenu(acworld_env.make("capability-v1", tasks=tasks, hints="structured"))
     rng = np.random.default_rng(0)
     for task in tasks:
-        if task.capability == "correct_abstention":
-            labels = ["search:mandate+price_asc", "menu:abstain"]
-        else:
-            labels = ["search:mandate+phrase" if task.mandate.get("phrase") else "search:mandate",
-                      "search:mandate+price_asc", "result[0].get", "read.answer"]
-        score, steps = td.run_episode(env, task.task_id, _Scripted(labels), rng, seed=0)
+        score, steps = td.run_episode(env, task.task_id, _Planned(), rng, seed=0)
         assert score == pytest.approx(1.0), (task.task_id, env.unwrapped.infos[env.agents[0]]["credits"])
         assert sum(r for *_, r in steps) == pytest.approx(score)
+    env.close()
+
+
+def test_without_hints_the_hint_slots_are_unavailable() -> None:
+    """Hints off (how models are evaluated): the agent sees words only, so no slot searches with parsed filters."""
+    task = td.frozen_tasks()[0]
+    env = td.ActionMenu(acworld_env.make("capability-v1", tasks=[task]))
+    env.reset(seed=0, options={"task_id": task.task_id})
+    view = td.DiscoveryView()
+    view.absorb(td.decode_observation(env.env.observe(env.agents[0])))
+    actions = dict(zip(td.CHOICES, view.actions({}), strict=True))
+    assert actions["search:hints"] is None and actions["search:hints-no-budget"] is None
+    assert actions["search:words"] is not None
     env.close()
