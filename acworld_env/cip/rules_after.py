@@ -31,6 +31,7 @@ from ..vcp import (
     UpdateListing,
 )
 from ..world.state import listing_record
+from .citations import check_citation
 from .context import RuleContext
 from .result import Outcome, require
 from .rules import listing, own, record, rule
@@ -49,6 +50,7 @@ def allocate_inventory(ctx: RuleContext, a: AllocateInventory) -> Outcome:
     order = _order(ctx, a.order_id, "merchant")
     require(order["status"] == "paid", "order_not_paid" if order["status"] in {"placed", "authorized"}
             else "already_allocated", f"order {a.order_id} is {order['status']}")
+    check_citation(ctx, a.kind, a.event_id, order_id=a.order_id)
     events: list[dict] = []
     lines = []
     need: dict[str, int] = {}
@@ -59,7 +61,8 @@ def allocate_inventory(ctx: RuleContext, a: AllocateInventory) -> Outcome:
         require(rec["stock"] >= need[line["listing_id"]], "out_of_stock",
                 f"{line['listing_id']}: {rec['stock']} in stock, {need[line['listing_id']]} needed; use partial_fill")
         lines.append({"listing_id": line["listing_id"], "quantity": line["quantity"]})
-    events.append({"type": "inventory_allocated", "order_id": a.order_id, "lines": lines})
+    events.append({"type": "inventory_allocated", "order_id": a.order_id, "lines": lines,
+                   **({"event_id": a.event_id} if a.event_id else {})})
     return Outcome(True, events=events)
 
 
@@ -89,9 +92,10 @@ def ship_order(ctx: RuleContext, a: ShipOrder) -> Outcome:
     order = _order(ctx, a.order_id, "merchant")
     require(order["status"] in _SHIPPABLE, "not_shippable", f"order {a.order_id} is {order['status']}")
     require(bool(order["allocated"]), "nothing_allocated", f"order {a.order_id} has no allocated units")
+    check_citation(ctx, a.kind, a.event_id, order_id=a.order_id)
     sid = ctx.new_id("shipments")
     ev = {"type": "order_shipped", "order_id": a.order_id, "shipment_id": sid, "carrier": a.carrier,
-          "round": ctx.round}
+          "round": ctx.round, **({"event_id": a.event_id} if a.event_id else {})}
     return Outcome(True, events=[ev], result={"shipment_id": sid},
                    notices=[{"to": order["buyer"], "kind": "notice",
                              "text": f"Order {a.order_id} shipped as {sid}.", "order_id": a.order_id,
@@ -136,14 +140,17 @@ def cancel_order(ctx: RuleContext, a: CancelOrder) -> Outcome:
     require(order["status"] in {"placed", "authorized", "paid", "allocated"}, "not_cancellable",
             f"order {a.order_id} is {order['status']}")
     events: list[dict] = [{"type": "order_cancelled", "order_id": a.order_id}]
-    pid = order.get("payment")
-    if pid:
+    refunds = 0
+    for pid in [order.get("payment"), *order.get("additional_payments", [])]:  # duplicate charges too
+        if not pid:
+            continue
         pay = ctx.state["payments"][pid]
         if pay["authorized"] > pay["captured"]:
             events.append({"type": "authorization_voided", "payment_id": pid})
         if pay["captured"] > pay["refunded"]:
-            events.append({"type": "refund_issued", "payment_id": pid, "refund_id": ctx.new_id("refunds"),
+            events.append({"type": "refund_issued", "payment_id": pid, "refund_id": ctx.new_id("refunds", refunds),
                            "amount": pay["captured"] - pay["refunded"], "return_id": None})
+            refunds += 1
     return Outcome(True, events=events)
 
 
@@ -187,9 +194,10 @@ def issue_refund(ctx: RuleContext, a: IssueRefund) -> Outcome:
         require(ret["order"] == pay["order"], "return_mismatch",
                 f"return {a.return_id} is not for the order of payment {a.payment_id}")
         require(ret["status"] == "authorized", "return_not_authorized", f"return {a.return_id} is {ret['status']}")
+    check_citation(ctx, a.kind, a.event_id, payment_id=a.payment_id, order_id=pay["order"])
     rid = ctx.new_id("refunds")
     ev = {"type": "refund_issued", "payment_id": a.payment_id, "refund_id": rid, "amount": a.amount,
-          "return_id": a.return_id}
+          "return_id": a.return_id, **({"event_id": a.event_id} if a.event_id else {})}
     return Outcome(True, events=[ev], result={"refund_id": rid},
                    notices=[{"to": pay["buyer"], "kind": "notice", "text": f"Refund {rid}: {format_money(a.amount)}."}])
 

@@ -21,9 +21,12 @@ from ..vcp import (
     VoidAuthorization,
     WithdrawOffer,
 )
+from .citations import check_citation
 from .context import RuleContext
 from .result import Outcome, require
 from .rules import active_listing, counterparty, own, record, rule
+
+_UNPAYABLE = {"cancelled", "closed"}
 
 
 def _notice(to: str, text: str, **extra: object) -> dict:
@@ -237,15 +240,20 @@ def confirm_order(ctx: RuleContext, a: ConfirmOrder) -> Outcome:
 def authorize_payment(ctx: RuleContext, a: AuthorizePayment) -> Outcome:
     order = record(ctx, "orders", a.order_id, what="order")
     own(ctx, order, "buyer", what="order")
-    require(order["status"] == "placed", "already_paid" if order.get("payment") else "order_not_payable",
-            f"order {a.order_id} is {order['status']}; it cannot be paid again")
+    # Like a card network, a new request (no key, or a new idempotency key) on an order that was
+    # already paid is a new charge: avoiding duplicates is the buyer's job. Same key, same payload
+    # replays the first result before this rule runs.
+    require(order["status"] not in _UNPAYABLE, "order_not_payable",
+            f"order {a.order_id} is {order['status']}; it cannot be paid")
     require(a.amount == order["total"], "amount_mismatch",
             f"payment {money(a.amount)} does not equal the order total {money(order['total'])}")
+    check_citation(ctx, a.kind, a.event_id, order_id=a.order_id)
     balance = ctx.state["actors"][ctx.actor]["balance"]
     require(balance >= a.amount, "insufficient_funds", f"balance {money(balance)} is below {money(a.amount)}")
     pid = ctx.new_id("payments")
     ev = {"type": "payment_authorized", "payment_id": pid, "order_id": a.order_id, "buyer": ctx.actor,
-          "merchant": order["merchant"], "amount": a.amount, "round": ctx.round}
+          "merchant": order["merchant"], "amount": a.amount, "round": ctx.round,
+          **({"event_id": a.event_id} if a.event_id else {})}
     return Outcome(True, events=[ev], result={"payment_id": pid},
                    notices=[_notice(order["merchant"], f"Payment {pid} authorised for order {a.order_id}: "
                                     f"{money(a.amount)}.", order_id=a.order_id, payment_id=pid, amount=a.amount)])
@@ -262,7 +270,9 @@ def capture_payment(ctx: RuleContext, a: CapturePayment) -> Outcome:
     ttl = ctx.settings.get("auth_valid_rounds", 20)
     require(ctx.round - pay["auth_round"] <= ttl, "stale_authorization",
             f"authorisation from round {pay['auth_round']} expired after {ttl} rounds")
-    ev = {"type": "payment_captured", "payment_id": a.payment_id, "amount": a.amount}
+    check_citation(ctx, a.kind, a.event_id, payment_id=a.payment_id, order_id=pay["order"])
+    ev = {"type": "payment_captured", "payment_id": a.payment_id, "amount": a.amount,
+          **({"event_id": a.event_id} if a.event_id else {})}
     return Outcome(True, events=[ev], notices=[_notice(pay["buyer"], f"Payment {a.payment_id} captured: {money(a.amount)}.")])
 
 
