@@ -70,7 +70,7 @@ def verify(
             total += 1
             bad_runs += not r.ok
             status = {"scored": "ok      ", "unscored": "unscored", "failed": "FAIL    "}[r.status]
-            detail = f"score={r.score['score']:.3f}" if r.score else r.message
+            detail = f"score={r.score['score']:.3f}" if r.ok and r.score else r.message
             console.print(f"{status} {r.path}  {detail}", markup=False)
         for problem in audit.problems:
             console.print(f"FAIL     {audit.root}: {problem}", markup=False)

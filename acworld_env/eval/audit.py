@@ -29,6 +29,8 @@ from .manifest import (
 )
 from .plan import UNSCORED_FILE
 
+RUN_HEADER = {"policy": "policy", "env_id": "env_id", "suite": "suite", "split": "split", "suite_seed": "seed"}
+"""What each run's ``run.json`` must share with its evaluation's manifest (run.json key -> header key)."""
 SCORE_FIELDS = ("planned", "scored", "unscored", "missing", "mean_score", "full", "partial", "zero", "by_role",
                 "by_family", "by_capability", "by_stage", "loss_attribution", "unscored_reasons", "usage")
 """The parts of ``summary.json`` recomputed from the runs and compared."""
@@ -50,6 +52,8 @@ class RunCheck:
     score: dict[str, Any] | None = None
     task: Any = None
     usage: dict[str, float] = field(default_factory=dict)
+    meta: dict[str, Any] = field(default_factory=dict)
+    """The run's ``run.json`` (empty for unscored runs)."""
 
     @property
     def ok(self) -> bool:
@@ -96,7 +100,7 @@ def _scored(path: Path, name: str, index: SuiteIndex) -> RunCheck:
     usage = usage_from_trace(read_trace(path / TRACE_FILE), task.actor)
     entry = run_entry(name=name, task_id=task.task_id, task_hash=task_hash(task), seed=run.get("seed"),
                       repeat=_repeat(name), status="scored", run=run, score_bytes=recomputed)
-    return RunCheck(name, path, "scored", "ok", entry, score, task, usage)
+    return RunCheck(name, path, "scored", "ok", entry, score, task, usage, run)
 
 
 def _unscored(path: Path, name: str, index: SuiteIndex) -> RunCheck:
@@ -161,6 +165,7 @@ def audit_eval(out: Path, *, index: SuiteIndex | None = None, expect: str | None
             check.status, check.message = "failed", f"not a run of this evaluation (absent from {MANIFEST_FILE})"
         elif manifest is not None and check.entry is not None and check.ok:
             diff = [k for k in check.entry if check.entry[k] != planned[name].get(k)]
+            diff += [f"run.json {k}" for k, h in RUN_HEADER.items() if check.meta and check.meta.get(k) != header[h]]
             if diff:
                 check.status = "failed"
                 check.message = f"differs from its entry in {MANIFEST_FILE} ({', '.join(diff)})"

@@ -258,3 +258,18 @@ def test_verify_and_rescore_keep_going_past_a_deeply_nested_line(folder, target)
         assert any(bad.name in line and ("FAIL" in line or "INVALID" in line or "MISMATCH" in line)
                    for line in lines), result.output
         assert sum(1 for line in lines if line.startswith("ok")) >= 59
+
+
+def test_a_run_of_another_policy_slipped_into_an_evaluation_is_named(folder, tmp_path) -> None:
+    other = tmp_path / "other"
+    run_eval(EvalConfig(env_id="capability-v1", policy="reference", out=other, tasks="capability-v1/T4/*"),
+             progress=False)
+    victim = next(r for r in runs(folder) if "__T4__" in r.name)
+    shutil.rmtree(victim)
+    shutil.copytree(other / "runs" / victim.name, victim)
+    meta = read_json(victim / "run.json")
+    assert meta["policy"] == "reference"
+    forge_folder(folder)
+    result = cli("verify", folder)
+    assert result.exit_code == 1
+    assert f"{victim.name}" in result.output and "run.json policy" in result.output
