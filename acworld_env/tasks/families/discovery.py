@@ -18,6 +18,8 @@ answer, and in abstention tasks the decisive near miss is on none of their first
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
@@ -50,16 +52,12 @@ def catalog() -> Catalog:
 
 @cache
 def _records(q_key: str) -> tuple[dict, ...]:
-    import json
-
     cat = catalog()
     return tuple(x.model_dump(mode="json") for x in cat.get_many(cat.oracle_ids(json.loads(q_key))))
 
 
 def records(q: dict) -> list[dict]:
     """Every listing matching ``q``, as records, in the query's order."""
-    import json
-
     return list(_records(json.dumps(q, sort_keys=True)))
 
 
@@ -150,10 +148,7 @@ def _draw_needs(cap: str, kind: Kind, t: dict, rng: np.random.Generator,
             objective = {"minimize": "price"}
     else:  # query_reformulation
         fuzzy = [n for n in every if n["vague"]]
-        needs = [_words(n, True) for n in _pick(rng, fuzzy, int(rng.integers(1, 4)))]
-        if not needs:
-            return None
-        needs += _pick(rng, [n for n in plain if not n["vague"]], int(rng.integers(0, 2)))
+        needs = [_words(n, True) for n in _pick(rng, fuzzy, variant % 4 + 1)]  # 2 to 5 search rounds
     if not needs or len({n["field"] for n in needs}) < len(needs):
         return None
     if cap != "correct_abstention" and all(_texty(n) or not filterable(n) for n in needs):
@@ -189,33 +184,39 @@ def _request(kind: Kind, needs: list[dict], budget: int | None, objective: dict 
 
 # -- what a surface script would try ---------------------------------------------------------
 
-def _surface(kind: Kind, needs: list[dict], budget: int | None, request: str) -> list[dict]:
+def _surface(kind: Kind, needs: list[dict], budget: int | None, request: str) -> Iterator[dict]:
     """Queries built from the request's surface: the category, the item type, its name, its searchable
-    words, all of its words, and the first page a word-dropping keyword script would get."""
+    words, all of its words, and the first page a word-dropping keyword script would get (lazily,
+    cheapest first)."""
     words = " ".join([_text_of(kind), *(str(n["value"]) for n in needs if _texty(n))])
     said = content_words(" ".join(n["words"] for n in needs))
-    out: list[dict] = [{}]
+    yield {}
     for cap in ([budget] if budget else []) + [None]:
         b = {"in_stock": True, **({"max_price": cap} if cap else {})}
-        for q in ({"category": kind.category, **b}, {**_base(kind), **b}, {"text": _text_of(kind), **b},
+        for q in ({**_base(kind), **b}, {"category": kind.category, **b}, {"text": _text_of(kind), **b},
                   {"text": words, **b}, {"text": " ".join([_text_of(kind), *said]), **b}):
-            out += [{**q, "sort": s} for s in ("price_asc", "relevance", "rating_desc")]
+            yield from ({**q, "sort": s} for s in ("price_asc", "relevance", "rating_desc"))
+    for cap in ([budget] if budget else []) + [None]:
         for sort in ("price_asc", "relevance"):
-            out += _relaxed(content_words(request), {**({"max_price": cap} if cap else {}), "sort": sort})
-    return out
+            yield from _relaxed(content_words(request), {**({"max_price": cap} if cap else {}), "sort": sort})
 
 
 def _relaxed(words: list[str], extra: dict) -> list[dict]:
     """The first query, dropping the last word each time, that finds anything (as ``words_cheapest`` does)."""
     for k in range(len(words), 0, -1):
         q = {"text": " ".join(words[:k]), **extra}
-        if catalog().count(q):
+        if _top(q, 1):
             return [q]
     return []
 
 
 def _top(q: dict, n: int) -> list[str]:
-    return catalog().search_ids({**q, "page_size": n})[1]
+    return list(_top_cached(json.dumps({**q, "page_size": n}, sort_keys=True)))
+
+
+@cache
+def _top_cached(q_key: str) -> tuple[str, ...]:
+    return tuple(catalog().search_ids(json.loads(q_key))[1])
 
 
 def _literal(kind: Kind, needs: list[dict]) -> str:
@@ -363,16 +364,17 @@ def _mutation(task_id: str, cap: str, d: dict, params: dict) -> MutationSpec:
 
 def _signature(d: dict) -> str:
     """What makes two tasks the same question: the item type and the requirements."""
-    import json
-
     return json.dumps([d["kind"].product_type, sorted((n["field"], str(n["value"])) for n in d["needs"])])
 
 
 def _task(task_id: str, cap: str, rng: np.random.Generator, taken: set[str], variant: int) -> TaskSpec:
-    for _ in range(ATTEMPTS):
+    for n in range(ATTEMPTS):
         d = _attempt(cap, rng, variant)
-        if d is not None and _signature(d) not in taken:
-            taken.add(_signature(d))
+        if d is None or _signature(d) in taken:
+            continue
+        kind_key, cat_key = f"{cap}/{d['kind'].product_type}", f"{cap}/{d['kind'].category}"
+        if (kind_key not in taken or n > ATTEMPTS // 2) and (cat_key not in taken or n > ATTEMPTS // 8):
+            taken.update({_signature(d), kind_key, cat_key})  # distinct questions; item types vary
             break
     else:
         raise RuntimeError(f"could not build a {cap} task")
@@ -414,5 +416,9 @@ def build(seed: int = 0, frozen: bool = True) -> list[TaskSpec]:
 
 @cache
 def _frozen_requests() -> frozenset[str]:
-    """Requests of the published T1 tasks (generated splits must avoid them)."""
-    return frozenset(t.request for t in build(frozen=True))
+    """Requests of the published T1 tasks (generated splits must avoid them): from the frozen file
+    when it holds T1 tasks, else built."""
+    from ..frozen import load_frozen
+
+    published = [t for t in load_frozen("capability-v1") if t.family == FAMILY]
+    return frozenset(t.request for t in published or build(frozen=True))
