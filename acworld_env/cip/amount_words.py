@@ -101,7 +101,6 @@ PRICE_ABBREVIATIONS = frozenset({"msrp", "rrp", "srp", "mrp", "obo", "ono", "otd
 """Abbreviations of prices: the number next to them is money (``MSRP 100``)."""
 """Short vowel-less words after a number that are not units (``100 pls``)."""
 
-ORDINAL_SUFFIXES = frozenset({"th", "st", "nd", "rd"})
 
 PRICE_FOLLOWERS = _words("""
 a an the and or but for per each to in on at by with from of is are was be it that this will would
@@ -175,8 +174,6 @@ SCALE_SUFFIXES = {"k": 1000, "thousand": 1000, "thou": 1000, "grand": 1000, "g":
 
 COMPARE_DOWN = frozenset({"under", "below", "beneath", "sub", "short", "shy", "less", "lower",
                           "cheaper", "south", "off", "fewer", "<"})
-COMPARE_UP = frozenset({"over", "above", "past", "beyond", "more", "higher", "greater", "north",
-                        "pricier", "dearer", ">"})
 COMPARE_LINK = frozenset({"than", "of"})
 """Second words of two-word comparisons (``less than``, ``short of``)."""
 
@@ -186,9 +183,6 @@ NARROWING = frozenset({"just", "barely", "slightly", "hair", "tad", "touch", "sm
                        "scarcely", "hardly"})
 """Adverbs that make ``under 101`` mean ``100``: the next step below at the written precision."""
 
-ARITH_WORDS = {"plus": "+", "add": "+", "added": "+", "minus": "-", "less": "-", "times": "*",
-               "x": "*", "multiplied": "*", "divided": "/", "over": None}
-"""Operators written as words between two numbers (``multiplied by``/``divided by`` skip ``by``)."""
 
 APPROX_WORDS = frozenset({"ish", "about", "around", "roughly", "approximately", "approx", "circa", "ca",
                           "some", "~"})

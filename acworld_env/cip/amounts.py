@@ -2,10 +2,11 @@
 
 The pipeline, one small step each:
 
-1. :func:`~.numtext.fold` spells every digit in ASCII and undoes look-alikes;
-2. :func:`~.numtext.tokens` splits numbers, words and symbols;
-3. :mod:`.numitems` and :mod:`.numjoin` read each number in every format it could be in (``1.299`` is 1299 in
-   Europe and 1.299 elsewhere), spelled-out runs (``a hundred and five``), money slang
+1. :func:`~.numtext.fold` spells every digit in ASCII, undoes look-alikes (``1OO``, ``l00``,
+   full-width and other Unicode digits, ``0ne hundr3d``, ``o n e h u n d r e d``);
+2. :mod:`.numitems` splits numbers, words and symbols and reads each number in every format
+   it could be in (``1.299`` is 1299 in Europe and 1.299 elsewhere);
+3. :mod:`.numjoin` reads spelled-out runs (``a hundred and five``) and money slang
    (``a C-note``), and joins what belongs together (``1 0 0``, ``0.1k``, ``1e2``,
    ``33 dollars and 50 cents``, ``two C-notes``);
 4. :mod:`.numexpr` evaluates simple arithmetic (``99+1``, ``2 x 50``, ``half of 200``)

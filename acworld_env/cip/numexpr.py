@@ -20,6 +20,7 @@ _UNARY_AFTER = {"doubled": (2, 1), "halved": (1, 2), "squared": None}
 
 
 def _apply(a: int, op: str, b: int) -> int | None:
+    """``a op b`` in :data:`U` units; None when inexact, negative or absurd (a huge power)."""
     if op == "+":
         return a + b
     if op == "-":
@@ -72,6 +73,7 @@ def _operator(items: list[Item], k: int) -> tuple[str, int] | None:
 
 
 def _skip_money(items: list[Item], k: int, forward: bool) -> int:
+    """The first index from ``k`` (moving forward or back) that is not a currency sign (or word, forward)."""
     step = 1 if forward else -1
     while 0 <= k < len(items) and (items[k].text in vocab.CURRENCY_SYMBOLS
                                   or (forward and items[k].kind == "word" and money_word(items[k].text))):
@@ -165,6 +167,7 @@ def _operand(items: list[Item], m: int) -> tuple[int, int]:
 
 
 def _unary(items: list[Item], k: int) -> Iterator[tuple[int, int, tuple[int, ...]]]:
+    """``half of 200``, ``twice 50``, ``a quarter of a grand``, ``10 squared``, ``50 doubled``."""
     it = items[k]
     b = _skip_money(items, k - 1, False)
     if b >= 0 and items[b].kind == "word":
@@ -229,9 +232,8 @@ def _narrowing(items: list[Item], k: int) -> Iterator[tuple[int, int, tuple[int,
     if before.kind == "word" and before.text in vocab.NARROWING:
         yield s, k, tuple(v + direction * st for v in it.vals for st in ((U, U // 100) if v % U == 0 else (U // 100,)))
         return
-    s = _skip_money(items, s, False) if before.kind == "word" and money_word(before.text) else s
     if before.kind == "word" and money_word(before.text):
-        s -= 1
+        s -= 1  # "5 bucks below 105": the step's currency
     if s >= 0 and items[s].kind == "num" and items[s].vals:
         step = items[s]
         cents = is_word(items[s + 1] if s + 1 < len(items) else None, vocab.CENTS_WORDS)

@@ -45,6 +45,7 @@ class Item:
 
 
 def num_item(text: str, start: int, end: int, vals: tuple[int, ...], plain: int | None = None) -> Item:
+    """A number item spanning ``start..end`` of the folded text."""
     it = Item("num", text, start, end)
     it.vals = vals
     if plain is not None:
@@ -53,6 +54,7 @@ def num_item(text: str, start: int, end: int, vals: tuple[int, ...], plain: int 
 
 
 def decimal_value(whole: str, frac: str) -> int:
+    """``whole.frac`` in :data:`U` units (digits beyond the fourth decimal are dropped)."""
     frac = frac[:4]
     return int(whole or 0) * U + int(frac or 0) * U // 10 ** len(frac) if frac else int(whole or 0) * U
 

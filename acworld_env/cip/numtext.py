@@ -4,7 +4,7 @@
 to ASCII, drops invisible characters (zero-width spaces, combining marks), maps dashes and
 multiplication signs to ASCII, reads ``½`` and superscript exponents, lower-cases, and turns
 letter-for-digit look-alikes inside numbers (``1OO``, ``l00``, ``9O``) into digits.
-:func:`tokens` splits the folded text into numbers, words and symbols with their offsets.
+:data:`TOKEN` splits the folded text into numbers, words and symbols.
 """
 
 from __future__ import annotations
@@ -151,21 +151,3 @@ TOKEN = re.compile(
     r"|\d+(?:[.,'_]\d+)*|(?<![a-z0-9])\.\d+)|(\S))"
 )
 """Leading space, then a word, a number (with any separators, or hex/binary/octal), or one symbol."""
-
-
-def tokens(folded: str) -> list[tuple[str, str, int, int]]:
-    """``(kind, text, start, end)`` for each token; kind is ``word``, ``num``, ``hex`` or ``sym``."""
-    out: list[tuple[str, str, int, int]] = []
-    pos = 0
-    for space, word, num, sym in TOKEN.findall(folded):
-        start = pos + len(space)
-        if word:
-            pos = start + len(word)
-            out.append(("word", word, start, pos))
-        elif num:
-            pos = start + len(num)
-            out.append(("hex" if num[:2] in ("0x", "0b", "0o") else "num", num, start, pos))
-        else:
-            pos = start + 1
-            out.append(("sym", sym, start, pos))
-    return out
