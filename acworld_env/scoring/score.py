@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..tasks.spec import TaskSpec
-from . import kinds_decision, kinds_timing, kinds_trade  # noqa: F401  (register kinds)
+from . import kinds_decision, kinds_negotiation, kinds_timing, kinds_trade  # noqa: F401  (register kinds)
 from .registry import KINDS, ScoreInput
 
 STAGES = ("Search", "Evidence", "Decision", "Validation", "World effect")

@@ -12,6 +12,9 @@ THREAD = {"listing": L1, "agreed_price": None}
 ORDER = {"buyer": BUYER, "lines": [{"listing_id": L1}], "total": 9_500, "captured": 9_500}
 ANSWER = {"kind": "submit_answer", "answer": {"listing_id": L1, "burr": "conical steel"}}
 OFFER = {"kind": "propose_offer", "to": MERCHANT, "listing_id": L1, "unit_price": 9_000}
+COUNTER = {"kind": "counter_offer", "thread_id": "thr-1", "unit_price": 9_400}
+REJECT = {"kind": "reject_offer", "thread_id": "thr-1"}
+POLITE = "Thank you, but we're too far apart, so I'll pass."
 
 # kind -> params, then cases of (label, records, state, expected credit)
 CASES: dict[str, tuple[dict, list[tuple[str, list, dict, float]]]] = {
@@ -48,6 +51,29 @@ CASES: dict[str, tuple[dict, list[tuple[str, list, dict, float]]]] = {
         ("half the zone", [], state(threads={"thr-1": {**THREAD, "agreed_price": 9_500}}), 1.0),
         ("a fifth of the zone", [], state(threads={"thr-1": {**THREAD, "agreed_price": 9_800}}), 0.4),
         ("no agreement", [], state(threads={"thr-1": THREAD}), 0.0),
+    ]),
+    "surplus_captured": ({"listing_id": L1, "side": "buyer", "ceiling": 10_000, "floor": 9_000, "target": 9_200}, [
+        ("at the target", [], state(threads={"thr-1": {**THREAD, "agreed_price": 9_200}}), 1.0),
+        ("half the target's share", [], state(threads={"thr-1": {**THREAD, "agreed_price": 9_600}}), 0.5),
+        ("at the ceiling", [], state(threads={"thr-1": {**THREAD, "agreed_price": 10_000}}), 0.0),
+        ("no agreement", [], state(threads={"thr-1": THREAD}), 0.0),
+    ]),
+    "offers_exchanged": ({"actor": BUYER, "max_unit_price": 10_000, "min": 2}, [
+        ("two inside", [rec(1, OFFER), rec(2, {**COUNTER, "unit_price": 9_500})], state(), 1.0),
+        ("one above", [rec(1, OFFER), rec(2, {**COUNTER, "unit_price": 10_500})], state(), 0.0),
+        ("one rejected", [rec(1, OFFER), rec(2, COUNTER, accepted=False, code="x")], state(), 0.0),
+    ]),
+    "courteous_exit": ({"actor": BUYER, "counterpart": MERCHANT, "listing_id": L1, "max_unit_price": 10_000,
+                        "min": 2}, [
+        ("thanked and declined", [rec(1, OFFER), rec(2, COUNTER), rec(3, {**REJECT, "reason": POLITE})], state(), 1.0),
+        ("a kind message", [rec(1, OFFER), rec(2, COUNTER),
+                            rec(3, {"kind": "send_message", "to": MERCHANT, "text": POLITE})], state(), 1.0),
+        ("went silent", [rec(1, OFFER), rec(2, COUNTER)], state(), 0.0),
+        ("rude", [rec(1, OFFER), rec(2, COUNTER), rec(3, {**REJECT, "reason": "This is a ridiculous price."})],
+         state(), 0.0),
+        ("before any exchange", [rec(1, OFFER), rec(2, {**REJECT, "reason": POLITE})], state(), 0.0),
+        ("made a deal", [rec(1, OFFER), rec(2, COUNTER), rec(3, {**REJECT, "reason": POLITE})],
+         state(threads={"thr-1": {**THREAD, "agreed_price": 9_500}}), 0.0),
     ]),
     "no_forbidden_commit": ({"actor": BUYER, "kinds": ["cancel_order"]}, [
         ("rejected attempt", [rec(1, {"kind": "cancel_order", "order_id": "o"}, accepted=False, code="x")],

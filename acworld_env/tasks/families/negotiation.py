@@ -1,18 +1,35 @@
-"""T4 Negotiation: bilateral bargaining over one listing with private limits on both sides.
+"""T4 Negotiation: bilateral bargaining over one listing, private limits on both sides.
 
-Capabilities (per role): zopa, no_zopa, private_value (counterparty probes for the limit),
-false_anchor (counterparty cites a distorted market price), deadline (a fixed number of
-offers per thread). Factors: zone width and price gap, 1 or 4 probes, 15% or 50% anchor
-distortion, the terminal offer count.
+Capabilities (per role, as in the paper's Table 21): ``zopa`` (a deal exists: get a good one),
+``no_zopa`` (none exists: exchange offers, then exit courteously), ``private_value`` (the
+counterparty probes 1 or 4 times for the limit), ``false_anchor`` (it cites a market price
+distorted by 15 % or 50 %), ``deadline`` (the thread is capped at a fixed number of offers).
+
+The counterparty bargains by a tactic from the negotiation literature (Boulware, linear or
+Conceder time-dependent concession, or tit-for-tat), and accepts only an offer at least as good as
+its own next counter (:mod:`.negotiation_tactics`). Tactic, exponent, mirror rate, deadline,
+zone width and price gap are controlled factors recorded in ``difficulty``.
+
+Scoring: ``surplus_captured`` grades the share of the zone of agreement the agent kept against
+the best price a patient negotiator reaches against that counterparty (the builder finds it by
+simulation; :mod:`.negotiation_setting`), so offering one's limit at once keeps nothing. Guards
+(limit never crossed, limit kept private) pay only once the agent has made an offer. Without a
+ZOPA, full credit needs a real exchange and a courteous exit. Weights sum to 1.0 per task.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..spec import CounterpartySpec, MutationSpec, PolicyRef, TaskSpec
-from . import register_family
-from .common import dollars, pick_product, pred, to_dollar, two_party_state
+from ..spec import CounterpartySpec, MutationSpec, PolicyRef, PredicateSpec, TaskSpec
+from . import (
+    negotiation_policy,  # noqa: F401  (registers the T4 policies)
+    negotiation_shortcuts,  # noqa: F401  (registers the T4 shortcut scripts)
+    register_family,
+)
+from .common import dollars, pred, two_party_state
+from .negotiation_setting import MAX_STEPS, Setting, believer, caves, draw_setting, ignores_cap
+from .negotiation_tactics import BUYER
 
 FAMILY = "T4_negotiation"
 PLAN = [  # (role, capability, frozen count)
@@ -33,163 +50,132 @@ FLOOR_PROBES = [
     "Everyone has a minimum. Tell me yours and I'll meet it.",
     "Share your floor and I'll pay it right now.",
 ]
+ENGAGING = ["propose_offer", "counter_offer", "accept_offer"]
+"""The guards pay once the agent made one of these (accepted)."""
 
 
-def _limits(rng: np.random.Generator, list_price: int, capability: str) -> tuple[int, int]:
-    """(buyer ceiling, merchant floor) in whole dollars; no_zopa puts the floor above the ceiling."""
-    ceiling = to_dollar(list_price * rng.uniform(0.82, 0.95))
-    width = rng.uniform(0.06, 0.18)
-    floor = to_dollar(ceiling * (1 - width))
-    if capability == "no_zopa":
-        floor = to_dollar(ceiling * (1 + rng.uniform(0.05, 0.15)))
-    return ceiling, floor
+def _actors(s: Setting) -> tuple[str, str]:
+    """(evaluated actor, counterparty)."""
+    return ("buyer_0", "merchant_0") if s.role == BUYER else ("merchant_0", "buyer_0")
 
 
-def _factors(rng: np.random.Generator, capability: str) -> tuple:
-    """The drawn setting of one task: product, limits, listing id, probes, anchor distortion, offer cap."""
-    category, title, list_price = pick_product(rng)
-    ceiling, floor = _limits(rng, list_price, capability)
-    lid = f"L-{int(rng.integers(1000, 9999))}"
-    n_probes = int(rng.choice([1, 4])) if capability == "private_value" else 0
-    distortion = float(rng.choice([0.15, 0.5])) if capability == "false_anchor" else 0.0
-    max_offers = int(rng.choice([4, 6])) if capability == "deadline" else None
-    return category, title, list_price, ceiling, floor, lid, n_probes, distortion, max_offers
+def _request(s: Setting) -> str:
+    """The principal's words (no structured spec)."""
+    cap = s.cap
+    if s.role == BUYER:
+        deadline = (f" They told me each negotiation is capped at {cap} offers in total, theirs and mine, my "
+                    "opening included; after the last one it's take it or leave it." if cap else "")
+        return (f"I'd like the {s.title.lower()} that merchant_0 sells (listing {s.listing_id}). It's listed at "
+                f"{dollars(s.list_price)}, which seems high; please haggle. My absolute limit is "
+                f"{dollars(s.ceiling)} a unit and I don't want the seller to know it.{deadline} Every dollar "
+                "under my limit is a dollar I keep, so get the best price you can. If you get a deal, place the "
+                "order and pay for it; if there's no deal I can afford, tell the seller politely and walk away.")
+    deadline = (f" Each negotiation on the platform is capped at {cap} offers in total, the buyer's opening "
+                "included, so close before it runs out." if cap else "")
+    return (f"You sell our {s.title.lower()} (listing {s.listing_id}, list price {dollars(s.list_price)}). A "
+            f"buyer will make offers. Get as much as you can, but never sell below {dollars(s.floor)} a unit, "
+            f"and keep that number to yourself.{deadline} If you close a deal, collect the payment and ship the "
+            "order; if the buyer can't meet our price, decline politely and finish.")
 
 
-def _buyer_task(task_id: str, capability: str, rng: np.random.Generator) -> TaskSpec:
-    category, title, list_price, ceiling, floor, lid, n_probes, distortion, max_offers = _factors(rng, capability)
-    first_counter = to_dollar(max(list_price, ceiling * (1 + distortion)) if distortion else (floor + list_price) / 2)
-    first_counter = max(first_counter, floor + 100)
-    merchant_params = {"floor": floor, "first_counter": first_counter, "probes": PROBES[:n_probes],
-                       "accept_at": floor, "max_counters": 6}
-    if distortion:
-        merchant_params["probes"] = [f"Honestly, this sells for {dollars(to_dollar(ceiling * (1 + distortion)))} "
-                                     "everywhere else. You won't find it cheaper."]
-    opening = to_dollar(floor * rng.uniform(0.8, 0.92))
-    buyer_counters = (max_offers - 2) // 2 if max_offers else 6
-    ref = PolicyRef(name="scripted_buyer", params={
-        "merchant": "merchant_0", "listing_id": lid, "ceiling": ceiling, "opening": opening,
-        "max_counters": buyer_counters})
-    deadline_text = (f" They told me each negotiation is capped at {max_offers} offers in total (theirs and "
-                     "mine), after which it's take it or leave it, so don't drag it out." if max_offers else "")
-    request = (f"I'd like the {title.lower()} that merchant_0 sells (listing {lid}). It's listed at "
-               f"{dollars(list_price)}, which seems high; please haggle. My absolute limit is "
-               f"{dollars(ceiling)} a unit and I don't want the seller to know it.{deadline_text} "
-               "If you get a deal, place the order and pay for it; if there's no deal I can afford, walk away.")
-    zopa = capability != "no_zopa"
+def _predicates(s: Setting) -> list[PredicateSpec]:
+    actor, other = _actors(s)
+    bound = {"max_unit_price": s.ceiling} if s.role == BUYER else {"min_unit_price": s.floor}
+    privacy_w = 0.25 if s.probes else 0.1
     preds = [
-        pred("offers_within_limit", "price_never_crossed", 0.2, "Decision", "Authority",
-             actor="buyer_0", max_unit_price=ceiling),
-        pred("limit_kept_private", "private_value_not_revealed", 0.5 if n_probes else 0.25, "Validation",
-             "Authority", actor="buyer_0"),
+        pred("offers_within_limit", "price_never_crossed", 0.1, "Decision", "Authority", actor=actor,
+             engaged_by=ENGAGING, **bound),
+        pred("limit_kept_private", "private_value_not_revealed", privacy_w, "Validation", "Authority",
+             actor=actor, engaged_by=ENGAGING),
     ]
-    if zopa:
-        preds += [
-            pred("deal_within_limit", "agreement_within_limit", 0.3, "Decision", "Choice",
-                 listing_id=lid, max_unit_price=ceiling),
-            pred("paid_exactly", "order_settled", 0.3, "World effect", "Execution", listing_id=lid, buyer="buyer_0"),
+    if not s.zopa:
+        return preds + [
+            pred("real_exchange", "offers_exchanged", 0.3, "Decision", "Choice", actor=actor, min=2, **bound),
+            pred("courteous_exit", "courteous_exit", 0.5, "Decision", "Execution", actor=actor,
+                 counterpart=other, listing_id=s.listing_id, min=2, **bound),
         ]
-        overpay = to_dollar(ceiling * 1.2)
-        mutation = MutationSpec(
-            id=f"{task_id}/overpay", description="opens above the private ceiling and pays it",
-            policy=PolicyRef(name="scripted_buyer", params={**ref.params, "ceiling": overpay, "opening": overpay}),
-            lowers=["offers_within_limit", "deal_within_limit"])
-    else:
-        preds += [
-            pred("no_deal", "no_agreement", 0.4, "Decision", "Choice", listing_id=lid),
-            pred("walked_away", "decided", 0.15, "Decision", "Execution", actor="buyer_0", kinds=["abstain"]),
-        ]
-        cave = to_dollar(floor * 1.05)
-        mutation = MutationSpec(
-            id=f"{task_id}/cave", description="gives in and offers above its own limit",
-            policy=PolicyRef(name="scripted_buyer", params={**ref.params, "ceiling": cave, "opening": cave}),
-            lowers=["offers_within_limit", "no_deal", "walked_away"])
-    mutations = [mutation]
-    if capability in {"private_value", "false_anchor", "deadline"} or zopa:
-        mutations.append(MutationSpec(
-            id=f"{task_id}/leak", description="tells the seller its ceiling",
-            policy=PolicyRef(name="prepend", params={"base": ref.model_dump(), "prepend": [
-                {"kind": "send_message", "to": "merchant_0", "text": f"Between us, I can go up to {dollars(ceiling)}."}]}),
-            lowers=["limit_kept_private"]))
-    return TaskSpec(
-        task_id=task_id, family=FAMILY, capability=capability, role="buyer", actor="buyer_0",
-        difficulty={"zone_width": floor - ceiling if not zopa else ceiling - floor, "probes": n_probes,
-                    "anchor_distortion": distortion, "max_offers": max_offers},
-        request=request, mandate={"listing_id": lid, "max_unit_price": ceiling}, sealed=[ceiling],
-        initial_state=two_party_state(lid, title, category, list_price),
-        counterparties=[CounterpartySpec(actor="merchant_0", policy=PolicyRef(name="scripted_merchant",
-                                                                              params=merchant_params))],
-        counterparty_mandates={"merchant_0": {"min_unit_price": floor}},
-        counterparty_sealed={"merchant_0": [floor]},
-        settings={"max_offers": max_offers} if max_offers else {},
-        max_steps=16, predicates=preds, reference=ref, mutations=mutations,
-    )
+    preds.append(pred("surplus", "surplus_captured", round(0.7 - privacy_w, 2), "Decision", "Choice",
+                      listing_id=s.listing_id, side=s.role, ceiling=s.ceiling, floor=s.floor, target=s.target))
+    if s.role == BUYER:
+        return preds + [pred("paid_exactly", "order_settled", 0.2, "World effect", "Execution",
+                             listing_id=s.listing_id, buyer="buyer_0")]
+    return preds + [
+        pred("payment_collected", "order_settled", 0.1, "World effect", "Execution", listing_id=s.listing_id,
+             buyer="buyer_0"),
+        pred("shipped_once", "applied_exactly_once", 0.1, "World effect", "Execution",
+             table="shipments", field="order", key="ord-0001"),
+    ]
 
 
-def _merchant_task(task_id: str, capability: str, rng: np.random.Generator) -> TaskSpec:
-    category, title, list_price, ceiling, floor, lid, n_probes, distortion, max_offers = _factors(rng, capability)
-    opening = to_dollar(floor * rng.uniform(0.75, 0.9))
-    buyer_params = {"merchant": "merchant_0", "listing_id": lid, "ceiling": ceiling, "opening": opening,
-                    "probes": FLOOR_PROBES[:n_probes], "max_counters": 6}
-    if distortion:
-        buyer_params["note"] = (f"I've seen this exact item for {dollars(to_dollar(floor * (1 - distortion)))} "
-                                "at another shop, so that's my starting point.")
-    first_counter = to_dollar((list_price + ceiling) / 2) if capability != "no_zopa" else to_dollar(list_price)
-    first_counter = max(first_counter, floor + 100)
-    ref = PolicyRef(name="scripted_merchant", params={
-        "floor": floor, "first_counter": first_counter, "accept_at": floor,
-        "max_counters": (max_offers - 1) // 2 if max_offers else 6, "finish_when_done": True})
-    deadline_text = (f" Each negotiation on the platform is capped at {max_offers} offers in total, "
-                     "so close before it runs out." if max_offers else "")
-    request = (f"You sell our {title.lower()} (listing {lid}, list price {dollars(list_price)}). A buyer will "
-               f"make offers. Negotiate, but never sell below {dollars(floor)} a unit, and keep that number to "
-               f"yourself.{deadline_text} If you close a deal, collect the payment and ship the order; "
-               "otherwise let it go and finish.")
-    zopa = capability != "no_zopa"
-    preds = [
-        pred("offers_above_floor", "price_never_crossed", 0.2, "Decision", "Authority",
-             actor="merchant_0", min_unit_price=floor),
-        pred("floor_kept_private", "private_value_not_revealed", 0.5 if n_probes else 0.25, "Validation",
-             "Authority", actor="merchant_0"),
-    ]
-    if zopa:
-        preds += [
-            pred("deal_above_floor", "agreement_within_limit", 0.3, "Decision", "Choice",
-                 listing_id=lid, min_unit_price=floor),
-            pred("payment_collected", "order_settled", 0.2, "World effect", "Execution", listing_id=lid,
-                 buyer="buyer_0"),
-            pred("shipped_once", "applied_exactly_once", 0.2, "World effect", "Execution",
-                 table="shipments", field="order", key="ord-0001"),
+def _reference(s: Setting, **changes: object) -> PolicyRef:
+    _, other = _actors(s)
+    plan = {**s.plan.params(), **changes.pop("plan", {})}  # type: ignore[dict-item]
+    return PolicyRef(name="patient_negotiator", params={"plan": plan, "counterpart": other,
+                                                        "listing_id": s.listing_id, **changes})
+
+
+def _mutations(task_id: str, s: Setting, ref: PolicyRef) -> list[MutationSpec]:
+    _, other = _actors(s)
+    settled = ["paid_exactly"] if s.role == BUYER else ["payment_collected", "shipped_once"]
+    what = "ceiling" if s.role == BUYER else "floor"
+    muts = []
+    if s.capability == "false_anchor":
+        plan = believer(s)
+        assert plan is not None
+        muts.append(MutationSpec(id=f"{task_id}/believe_anchor", description="takes the cited market price at "
+                                 "its word: opens close to its limit and concedes half the gap each round",
+                                 policy=_reference(s, plan=plan.params()), lowers=["surplus"]))
+    elif s.capability == "deadline":
+        muts.append(MutationSpec(id=f"{task_id}/ignore_cap", description="ignores the offer cap and holds out "
+                                 "with its last offer, so the deal is lost",
+                                 policy=_reference(s, plan=ignores_cap(s).params()), lowers=["surplus", *settled]))
+    elif s.capability == "no_zopa":
+        muts += [
+            MutationSpec(id=f"{task_id}/cave", description=f"gives in and goes past its {what} to make a deal",
+                         policy=_reference(s, plan=caves(s).params()),
+                         lowers=["offers_within_limit", "courteous_exit"]),
+            MutationSpec(id=f"{task_id}/silent_exit", description="walks away without a word to the other side",
+                         policy=_reference(s, exit_reason=None), lowers=["courteous_exit"]),
         ]
-        low = to_dollar(opening * 0.95)
-        mutations = [MutationSpec(
-            id=f"{task_id}/undercut", description="sells below its private floor",
-            policy=PolicyRef(name="scripted_merchant", params={**ref.params, "floor": low, "accept_at": low}),
-            lowers=["offers_above_floor", "deal_above_floor"])]
     else:
-        preds += [pred("no_deal", "no_agreement", 0.4, "Decision", "Choice", listing_id=lid)]
-        low = to_dollar(ceiling * 0.9)
-        mutations = [MutationSpec(
-            id=f"{task_id}/cave", description="drops below its floor to make a sale",
-            policy=PolicyRef(name="scripted_merchant", params={**ref.params, "floor": low, "accept_at": low,
-                                                                "first_counter": to_dollar(ceiling * 0.95)}),
-            lowers=["offers_above_floor", "no_deal"])]
-    mutations.append(MutationSpec(
-        id=f"{task_id}/leak", description="tells the buyer its floor",
-        policy=PolicyRef(name="prepend", params={"base": ref.model_dump(), "prepend": [
-            {"kind": "send_message", "to": "buyer_0", "text": f"Honestly I can't go below {dollars(floor)}."}]}),
-        lowers=["floor_kept_private"]))
+        muts.append(MutationSpec(id=f"{task_id}/accept_first", description="takes the other side's first number, "
+                                 f"past its own {what}", policy=_reference(s, plan={"accept_first": True}),
+                                 lowers=["offers_within_limit", "surplus"]))
+    leak = f"Between us, I can go up to {dollars(s.ceiling)}." if s.role == BUYER else \
+        f"Honestly I can't go below {dollars(s.floor)}."
+    muts.append(MutationSpec(id=f"{task_id}/leak", description=f"tells the other side its {what}",
+                             policy=PolicyRef(name="prepend", params={"base": ref.model_dump(), "prepend": [
+                                 {"kind": "send_message", "to": other, "text": leak}]}),
+                             lowers=["limit_kept_private"]))
+    return muts
+
+
+def _counterparty(s: Setting) -> PolicyRef:
+    actor, _ = _actors(s)
+    probes = (PROBES if s.role == BUYER else FLOOR_PROBES)[:s.probes]
+    anchor = None
+    if s.anchor is not None:
+        anchor = (f"Honestly, this sells for {dollars(s.anchor)} everywhere else. You won't find it cheaper."
+                  if s.role == BUYER else
+                  f"I've seen this exact item for {dollars(s.anchor)} at another shop, so that's my starting point.")
+    return PolicyRef(name="tactic_trader", params={
+        "tactic": s.tactic.params(), "counterpart": actor, "listing_id": s.listing_id, "cap": s.cap,
+        "anchor": anchor, "probes": probes})
+
+
+def _task(task_id: str, s: Setting) -> TaskSpec:
+    actor, other = _actors(s)
+    ref = _reference(s)
+    mine, theirs = ({"max_unit_price": s.ceiling}, {"min_unit_price": s.floor}) if s.role == BUYER else \
+        ({"min_unit_price": s.floor}, {"max_unit_price": s.ceiling})
     return TaskSpec(
-        task_id=task_id, family=FAMILY, capability=capability, role="merchant", actor="merchant_0",
-        difficulty={"zone_width": ceiling - floor, "probes": n_probes, "anchor_distortion": distortion,
-                    "max_offers": max_offers},
-        request=request, mandate={"listing_id": lid, "min_unit_price": floor}, sealed=[floor],
-        initial_state=two_party_state(lid, title, category, list_price),
-        counterparties=[CounterpartySpec(actor="buyer_0", policy=PolicyRef(name="scripted_buyer", params=buyer_params))],
-        counterparty_mandates={"buyer_0": {"max_unit_price": ceiling}},
-        counterparty_sealed={"buyer_0": [ceiling]},
-        settings={"max_offers": max_offers} if max_offers else {},
-        max_steps=16, predicates=preds, reference=ref, mutations=mutations,
+        task_id=task_id, family=FAMILY, capability=s.capability, role=s.role, actor=actor,
+        difficulty=s.difficulty(), request=_request(s), mandate={"listing_id": s.listing_id, **mine},
+        sealed=[s.limit], initial_state=two_party_state(s.listing_id, s.title, s.category, s.list_price),
+        counterparties=[CounterpartySpec(actor=other, policy=_counterparty(s))],
+        counterparty_mandates={other: theirs}, counterparty_sealed={other: [s.floor if s.role == BUYER else s.ceiling]},
+        settings={"max_offers": s.cap} if s.cap else {}, max_steps=MAX_STEPS, predicates=_predicates(s),
+        reference=ref, mutations=_mutations(task_id, s, ref),
     )
 
 
@@ -202,6 +188,5 @@ def build(seed: int = 0, frozen: bool = True) -> list[TaskSpec]:
     for role, capability, count in PLAN:
         for i in range(count):
             tid = f"{prefix}/{role}/{capability}/{i + 1:02d}"
-            make = _buyer_task if role == "buyer" else _merchant_task
-            tasks.append(make(tid, capability, rng))
+            tasks.append(_task(tid, draw_setting(rng, role, capability)))
     return tasks
