@@ -170,6 +170,29 @@ def _with_amount(kind: str) -> Callable[[Known, str, dict], dict | None]:
     return fn
 
 
+def _answer_notice(kind: str) -> Callable[[Known, str, dict], dict | None]:
+    """Carry out what a market notice asks for with ``kind``, citing the notice (``event_id``)."""
+    def fn(k: Known, eid: str, ev: dict) -> dict | None:
+        wanted = NOTICE_ACTIONS.get(ev.get("type"), ())
+        if kind not in wanted:
+            return None
+        if kind in {"authorize_payment", "issue_refund", "capture_payment"}:
+            target = {"order_id": ev.get("order_id")} if kind == "authorize_payment" else {"payment_id": ev.get("payment_id")}
+            if None in target.values() or ev.get("amount") is None:
+                return None
+            return {"kind": kind, **target, "amount": ev["amount"], "event_id": eid}
+        return {"kind": kind, "order_id": ev["order_id"], "event_id": eid} if ev.get("order_id") else None
+
+    return fn
+
+
+NOTICE_ACTIONS: dict[str, tuple[str, ...]] = {
+    "payment_request": ("authorize_payment",), "capture_request": ("capture_payment",),
+    "ship_request": ("allocate_inventory", "ship_order"), "refund_request": ("issue_refund",),
+}
+"""Which actions answer which kind of market notice."""
+
+
 def _issue_quote(k: Known, rid: str, req: dict) -> dict | None:
     lines = []
     for x in req.get("lines", []):
@@ -246,7 +269,9 @@ def _build_table() -> list[Slot]:
         ("lost", "report_delivery_exception", _simple("report_delivery_exception", "shipment_id", reason="lost")),
     ]
     per_event = [("get", "get_market_event", _simple("get_market_event", "event_id"))] + [
-        (v, "classify_event", _simple("classify_event", "event_id", verdict=v)) for v in VERDICTS]
+        (v, "classify_event", _simple("classify_event", "event_id", verdict=v)) for v in VERDICTS] + [
+        (f"answer:{kind}", kind, _answer_notice(kind))
+        for kind in ("authorize_payment", "capture_payment", "allocate_inventory", "ship_order", "issue_refund")]
     per_return = [
         ("get", "get_return", _simple("get_return", "return_id")),
         ("approve", "authorize_return", _simple("authorize_return", "return_id", approve=True)),

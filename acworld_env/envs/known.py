@@ -43,6 +43,8 @@ def action_key(action: dict[str, Any]) -> tuple[str, str] | None:
     return None
 
 
+NOTICE_FIELDS = ("type", "order_id", "payment_id", "amount")
+"""What the menu needs of a market notice to answer it (the action it asks for, and for what)."""
 TABLES = ("listings", "threads", "orders", "payments", "shipments", "events", "returns", "disputes",
           "quotes", "quote_requests", "reviews", "questions")
 """Kinds of record an agent can come to know, in the order menus use them."""
@@ -182,6 +184,11 @@ class Known:
                 thr["turn"] = "closed"
             if msg.get("listing_id"):
                 thr["listing"] = msg["listing_id"]
+        notice = msg.get("market_event")
+        if msg.get("event_id") and isinstance(notice, dict):
+            rec = self._see("events", msg["event_id"])
+            if rec is not None:
+                rec.update({k: v for k, v in notice.items() if k in NOTICE_FIELDS})
         self._walk({k: v for k, v in msg.items() if k not in {"from", "to"}})
         self._text(str(msg.get("text", "")))
 

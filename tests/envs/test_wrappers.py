@@ -144,3 +144,19 @@ def test_gym_recorder(tmp_path):
     env.step({"kind": "abstain", "reason": "no thanks"})
     assert len(env.saved) == 1 and verify_run(env.saved[0]).ok
     assert isinstance(env.unwrapped.aec, AcworldAECEnv)
+
+
+def test_menu_can_answer_a_market_notice_citing_it():
+    """T10 credits an effect only when it cites the notice it answers: the menu offers exactly that."""
+    env = ActionMenu(acworld_env.make("capability-v1", task_id="capability-v1/T10/buyer/duplicate_payment/01"))
+    env.reset(seed=0)
+    env.last()
+    available = {lab: (i, a) for i, lab, a in env.describe("buyer_0")}
+    label = "event[0].answer:authorize_payment"
+    assert label in available, sorted(available)
+    index, action = available[label]
+    assert action["event_id"] and action["kind"] == "authorize_payment" and action["amount"] > 0
+    assert "event[0].answer:issue_refund" not in available  # a payment notice asks for a payment only
+    env.step(index)
+    validation = env.unwrapped.infos["buyer_0"]["validation"]
+    assert validation["kind"] == "authorize_payment" and validation["accepted"], validation
