@@ -129,6 +129,27 @@ CASES: dict[str, tuple[dict, list[tuple[str, list, dict, float]]]] = {
                                    rec(2, {"kind": "abstain", "reason": "none"})], state(), 0.0),
         ("answered", [rec(1, ANSWER)], state(), 0.0),
     ]),
+    "listing_seen": ({"actor": BUYER, "listings": [L1]}, [
+        ("on a search page", [rec(1, {"kind": "search_listings"}, evidence=["L2", L1]), rec(2, ANSWER)], state(), 1.0),
+        ("only read, not searched", [rec(1, {"kind": "get_listing", "listing_id": L1}, evidence=[L1])], state(), 0.0),
+        ("after deciding", [rec(1, ANSWER), rec(2, {"kind": "search_listings"}, evidence=[L1])], state(), 0.0),
+        ("rejected search", [rec(1, {"kind": "search_listings"}, evidence=[L1], accepted=False, code="x")],
+         state(), 0.0),
+    ]),
+    "no_commit_once_engaged": ({"actor": BUYER, "kinds": ["place_order"], "engaged": ["search_listings"]}, [
+        ("searched, bought nothing", [rec(1, {"kind": "search_listings"})], state(), 1.0),
+        ("never engaged", [rec(1, {"kind": "abstain", "reason": "none"})], state(), 0.0),
+        ("searched and bought", [rec(1, {"kind": "search_listings"}),
+                                 rec(2, {"kind": "place_order", "thread_id": "t"}, commit=1)], state(), 0.0),
+    ]),
+    "abstained_with_evidence": ({"actor": BUYER, "evidence": [L1], "unjustified": 0.35}, [
+        ("saw the closest match, abstained", [rec(1, {"kind": "search_listings"}, evidence=[L1]),
+                                              rec(2, {"kind": "abstain", "reason": "over budget"})], state(), 1.0),
+        ("abstained on an empty page", [rec(1, {"kind": "search_listings"}),
+                                        rec(2, {"kind": "abstain", "reason": "none"})], state(), 0.35),
+        ("saw it, answered", [rec(1, {"kind": "get_listing", "listing_id": L1}, evidence=[L1]), rec(2, ANSWER)],
+         state(), 0.0),
+    ]),
     "decided": ({"actor": BUYER}, [
         ("answered", [rec(1, ANSWER)], state(), 1.0),
         ("abstained", [rec(1, {"kind": "abstain", "reason": "none"})], state(), 0.0),
