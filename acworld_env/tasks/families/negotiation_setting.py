@@ -38,7 +38,7 @@ RESERVED_STEPS = 5
 """Steps a plan leaves for settlement (order, pay or collect, ship, finish) and one spliced action."""
 CONCEDES = (0.0, 0.1, 0.2, 0.3, 0.4)
 BETAS = {"boulware": (0.25, 0.5), "linear": (1.0,), "conceder": (2.0, 4.0)}
-MIRRORS = (0.5, 0.75, 1.0)
+MIRRORS = (0.5, 0.75)
 MIN_TARGET_SHARE = 0.25
 """A draw whose best deal keeps less of the zone than this is not a bargaining task; draw again."""
 
@@ -124,7 +124,7 @@ def _tactic(rng: np.random.Generator, s: Setting) -> Tactic:
         low, high = sorted((s.floor, s.ceiling))
         give = rng.uniform(0.15, 0.5) * (high - low)  # the part of the zone the agent cannot keep
         if cp == MERCHANT:
-            credible = to_dollar(((1 + mirror) * (low + give) - start) / mirror)
+            credible = max(100, to_dollar(((1 + mirror) * (low + give) - start) / mirror))
         else:
             credible = s.list_price
             if not s.anchor and s.capability != "deadline":
@@ -206,8 +206,8 @@ def _mutations_show(s: Setting) -> bool:
     return not as_good(s.role, s.tactic.start, s.limit)  # its first number crosses the agent's limit
 
 
-def draw_setting(rng: np.random.Generator, role: Side, capability: str) -> Setting:
-    """Draw one task's setting; redraw the tactic until the best deal is worth bargaining for."""
+def _draw_factors(rng: np.random.Generator, role: Side, capability: str) -> Setting:
+    """Product, limits, probes, anchor and cap; the tactic and plan are still placeholders."""
     category, title, list_price = pick_product(rng)
     ceiling, floor = _limits(rng, list_price, capability)
     lid = f"L-{int(rng.integers(1000, 9999))}"
@@ -217,18 +217,25 @@ def draw_setting(rng: np.random.Generator, role: Side, capability: str) -> Setti
     anchor = None
     if distortion:
         anchor = to_dollar(list_price * (1 + distortion)) if role == BUYER else to_dollar(floor * (1 - distortion))
-    blank = Plan(side=role, limit=ceiling if role == BUYER else floor, opening=0)
-    base = Setting(role, capability, category, title, list_price, lid, ceiling, floor, probes, distortion, cap,
-                   anchor, Tactic(side=other(role), kind="linear", start=0, limit=0, deadline=1), blank, None)
-    for _ in range(200):
-        tactic = _tactic(rng, base)
-        found = best_plan(base, tactic)
-        if found is None:
-            continue
-        plan, out = found
-        s = replace(base, tactic=tactic, plan=plan, target=out.price)
-        if s.zopa and share(role, out.price, ceiling, floor) < MIN_TARGET_SHARE:
-            continue
-        if _mutations_show(s):
-            return s
-    raise RuntimeError(f"no workable T4 {role}/{capability} setting for this draw")
+    unsolved = Plan(side=role, limit=ceiling if role == BUYER else floor, opening=0)
+    return Setting(role, capability, category, title, list_price, lid, ceiling, floor, probes, distortion, cap,
+                   anchor, Tactic(side=other(role), kind="linear", start=0, limit=0, deadline=1), unsolved, None)
+
+
+def draw_setting(rng: np.random.Generator, role: Side, capability: str) -> Setting:
+    """Draw one task's setting: redraw the tactic (then the product) until the best deal is worth
+    bargaining for and the capability's mutation shows."""
+    for _ in range(20):
+        base = _draw_factors(rng, role, capability)
+        for _ in range(50):
+            tactic = _tactic(rng, base)
+            found = best_plan(base, tactic)
+            if found is None:
+                continue
+            plan, out = found
+            s = replace(base, tactic=tactic, plan=plan, target=out.price)
+            if s.zopa and share(role, out.price, s.ceiling, s.floor) < MIN_TARGET_SHARE:
+                continue
+            if _mutations_show(s):
+                return s
+    raise RuntimeError(f"no workable T4 {role}/{capability} setting")
