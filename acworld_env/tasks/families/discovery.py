@@ -19,13 +19,11 @@ answer, and in abstention tasks the decisive near miss is on none of their first
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
 import numpy as np
 
-from ...catalog import Catalog, default_catalog_path
 from ...world import add_actor, empty_state
 from ..spec import MutationSpec, PolicyRef, TaskSpec
 from . import (
@@ -34,7 +32,7 @@ from . import (
 )
 from .common import dollars, pred
 from .discovery_needs import filterable, satisfies, to_query, unit_price_key
-from .discovery_shortcuts import content_words
+from .discovery_pages import base, catalog, literal, records, surface, texty, top
 from .discovery_vocab import DESCS, FLAGS, KINDS, MAXIMUMS, MINIMUMS, VALUES, Kind, plain_words
 
 FAMILY = "T1_discovery"
@@ -42,31 +40,6 @@ PLAN = [("basic_feasible_discovery", 3), ("best_feasible_selection", 5), ("corre
         ("hard_constraint_filtering", 4), ("query_reformulation", 4)]
 MIN_CANDIDATES, MAX_CANDIDATES, MAX_READS, MAX_STEPS = 3, 20, 6, 20
 ATTEMPTS = 3000
-
-
-@cache
-def catalog() -> Catalog:
-    """The shipped capability-v1 catalog (opened once per process)."""
-    return Catalog.open(default_catalog_path())
-
-
-@cache
-def _records(q_key: str) -> tuple[dict, ...]:
-    cat = catalog()
-    return tuple(x.model_dump(mode="json") for x in cat.get_many(cat.oracle_ids(json.loads(q_key))))
-
-
-def records(q: dict) -> list[dict]:
-    """Every listing matching ``q``, as records, in the query's order."""
-    return list(_records(json.dumps(q, sort_keys=True)))
-
-
-def _base(kind: Kind) -> dict[str, Any]:
-    return {"category": kind.category, "attributes": {"product_type": kind.product_type}, "in_stock": True}
-
-
-def _text_of(kind: Kind) -> str:
-    return kind.noun.removeprefix("bag of ").replace("-", " ")
 
 
 def _need(field: str, op: str, value: Any, words: tuple[str, str | None]) -> dict[str, Any]:
@@ -97,14 +70,6 @@ def _needs_of(kind: Kind, t: dict) -> list[dict[str, Any]]:
     if t["brand"]:
         out.append(_need("brand", "eq", t["brand"], (plain_words("brand", t["brand"]), None)))
     return out
-
-
-TEXT_FIELDS = ("options.", "brand", "attributes.material", "description")
-"""Requirements a full-text search can approximate (words in titles, options, descriptions)."""
-
-
-def _texty(need: dict) -> bool:
-    return need["field"].startswith(TEXT_FIELDS)
 
 
 def _words(need: dict, vague: bool) -> dict:
@@ -151,7 +116,7 @@ def _draw_needs(cap: str, kind: Kind, t: dict, rng: np.random.Generator,
         needs = [_words(n, True) for n in _pick(rng, fuzzy, variant % 4 + 1)]  # 2 to 5 search rounds
     if not needs or len({n["field"] for n in needs}) < len(needs):
         return None
-    if cap != "correct_abstention" and all(_texty(n) or not filterable(n) for n in needs):
+    if cap != "correct_abstention" and all(texty(n) or not filterable(n) for n in needs):
         return None  # a text query alone could find it: at least one requirement needs a filter
     return [n if isinstance(n["vague"], bool) else _words(n, False) for n in needs], objective
 
@@ -182,48 +147,6 @@ def _request(kind: Kind, needs: list[dict], budget: int | None, objective: dict 
     return text + " Tell me which listing it is, but don't buy anything yet. If nothing fits, just tell me so."
 
 
-# -- what a surface script would try ---------------------------------------------------------
-
-def _surface(kind: Kind, needs: list[dict], budget: int | None, request: str) -> Iterator[dict]:
-    """Queries built from the request's surface: the category, the item type, its name, its searchable
-    words, all of its words, and the first page a word-dropping keyword script would get (lazily,
-    cheapest first)."""
-    words = " ".join([_text_of(kind), *(str(n["value"]) for n in needs if _texty(n))])
-    said = content_words(" ".join(n["words"] for n in needs))
-    yield {}
-    for cap in ([budget] if budget else []) + [None]:
-        b = {"in_stock": True, **({"max_price": cap} if cap else {})}
-        for q in ({**_base(kind), **b}, {"category": kind.category, **b}, {"text": _text_of(kind), **b},
-                  {"text": words, **b}, {"text": " ".join([_text_of(kind), *said]), **b}):
-            yield from ({**q, "sort": s} for s in ("price_asc", "relevance", "rating_desc"))
-    for cap in ([budget] if budget else []) + [None]:
-        for sort in ("price_asc", "relevance"):
-            yield from _relaxed(content_words(request), {**({"max_price": cap} if cap else {}), "sort": sort})
-
-
-def _relaxed(words: list[str], extra: dict) -> list[dict]:
-    """The first query, dropping the last word each time, that finds anything (as ``words_cheapest`` does)."""
-    for k in range(len(words), 0, -1):
-        q = {"text": " ".join(words[:k]), **extra}
-        if _top(q, 1):
-            return [q]
-    return []
-
-
-def _top(q: dict, n: int) -> list[str]:
-    return list(_top_cached(json.dumps({**q, "page_size": n}, sort_keys=True)))
-
-
-@cache
-def _top_cached(q_key: str) -> tuple[str, ...]:
-    return tuple(catalog().search_ids(json.loads(q_key))[1])
-
-
-def _literal(kind: Kind, needs: list[dict]) -> str:
-    """The first query a shopper's words suggest: the item's name and the vague phrases, verbatim."""
-    return " ".join([_text_of(kind), *(n["words"] for n in needs if n["vague"])])
-
-
 # -- one task ------------------------------------------------------------------------------
 
 def _attempt(cap: str, rng: np.random.Generator, variant: int) -> dict[str, Any] | None:
@@ -233,7 +156,7 @@ def _attempt(cap: str, rng: np.random.Generator, variant: int) -> dict[str, Any]
     category = categories[int(rng.integers(len(categories)))]
     kinds = [k for k in KINDS if k.category == category]
     kind = kinds[int(rng.integers(len(kinds)))]
-    pool = records(_base(kind))
+    pool = records(base(kind))
     if len(pool) <= MIN_CANDIDATES:
         return None
     t = pool[int(rng.integers(len(pool)))]
@@ -246,7 +169,7 @@ def _attempt(cap: str, rng: np.random.Generator, variant: int) -> dict[str, Any]
         return _abstention(kind, needs, rng, subtle=variant % 2 == 0)
     budget = int(np.ceil(t["price"] * rng.uniform(1.05, 1.35) / 100)) * 100 if rng.random() < 0.6 else None
     n_hard = sum(1 for n in needs if n["words"]) + 1 + (budget is not None)
-    filters = {**to_query(_base(kind), needs), **({"max_price": budget} if budget else {})}
+    filters = {**to_query(base(kind), needs), **({"max_price": budget} if budget else {})}
     cand = records({**filters, "sort": "price_asc"})
     feasible = [r for r in cand if all(satisfies(r, n) for n in checks)]
     if not (MIN_CANDIDATES <= len(cand) <= MAX_CANDIDATES and feasible and 2 <= n_hard <= 5):
@@ -258,9 +181,9 @@ def _attempt(cap: str, rng: np.random.Generator, variant: int) -> dict[str, Any]
         accepted = [r["listing_id"] for r in feasible if r["price"] == feasible[0]["price"]]
     else:
         accepted = [r["listing_id"] for r in feasible]
-    within = records({**_base(kind), **({"max_price": budget} if budget else {}), "sort": "price_asc"})
+    within = records({**base(kind), **({"max_price": budget} if budget else {}), "sort": "price_asc"})
     request = _request(kind, needs, budget, objective, rng)
-    if any(_top(q, 1) and _top(q, 1)[0] in accepted for q in _surface(kind, needs, budget, request)):
+    if any(top(q, 1) and top(q, 1)[0] in accepted for q in surface(kind, needs, budget, request)):
         return None
     if len(accepted) > 0.4 * len(within):
         return None
@@ -272,11 +195,11 @@ def _attempt(cap: str, rng: np.random.Generator, variant: int) -> dict[str, Any]
     factors: dict[str, Any] = {"candidates": len(cand), "hard_constraints": n_hard}
     searches = [{**filters, "sort": "price_asc", "page_size": 50}]
     if cap == "query_reformulation":
-        literal = _literal(kind, needs)
-        lit = {"text": literal, "in_stock": True, **({"max_price": budget} if budget else {})}
-        if any(set(_top(q, 10)) & {r["listing_id"] for r in feasible} for q in ({"text": literal}, lit)):
+        words = literal(kind, needs)
+        lit = {"text": words, "in_stock": True, **({"max_price": budget} if budget else {})}
+        if any(set(top(q, 10)) & {r["listing_id"] for r in feasible} for q in ({"text": words}, lit)):
             return None
-        steps = [{**to_query(_base(kind), needs[:k]), **({"max_price": budget} if budget else {}),
+        steps = [{**to_query(base(kind), needs[:k]), **({"max_price": budget} if budget else {}),
                   "sort": "price_asc", "page_size": 50} for k in range(1, len(needs) + 1)]
         searches = [lit] + [q for i, q in enumerate(steps) if i == 0 or q != steps[i - 1]]
         factors["search_rounds"] = len(searches)
@@ -297,8 +220,8 @@ def _attempt(cap: str, rng: np.random.Generator, variant: int) -> dict[str, Any]
 
 def _abstention(kind: Kind, needs: list[dict], rng: np.random.Generator, subtle: bool) -> dict[str, Any] | None:
     """Nothing fits: the right kind of item exists, but all of it costs more than the budget."""
-    base = to_query(_base(kind), needs)
-    near = records({**base, "sort": "price_asc"})
+    kind_query = to_query(base(kind), needs)
+    near = records({**kind_query, "sort": "price_asc"})
     if not MIN_CANDIDATES <= len(near) <= MAX_CANDIDATES:
         return None
     low = near[0]["price"]
@@ -306,19 +229,19 @@ def _abstention(kind: Kind, needs: list[dict], rng: np.random.Generator, subtle:
     n_hard = sum(1 for n in needs if n["words"]) + 2
     if not 100 <= budget < low or n_hard > 5:
         return None
-    if len(records({**_base(kind), "max_price": budget})) < MIN_CANDIDATES:
+    if len(records({**base(kind), "max_price": budget})) < MIN_CANDIDATES:
         return None  # plenty of the item within budget: a careless search finds something to answer
     decisive = [r["listing_id"] for r in near if r["price"] == low]
     request = _request(kind, needs, budget, None, rng)
-    if any(set(_top(q, 10)) & set(decisive) for q in _surface(kind, needs, budget, request)):
+    if any(set(top(q, 10)) & set(decisive) for q in surface(kind, needs, budget, request)):
         return None
-    filters = {**base, "max_price": budget}
+    filters = {**kind_query, "max_price": budget}
     return {"kind": kind, "needs": needs, "objective": None, "budget": budget, "filters": filters,
             "request": request, "accepted": [], "feasible": [], "decisive": decisive, "order": "listed",
             "factors": {"candidates": len(near), "hard_constraints": n_hard,
                         "conflict": "subtle" if subtle else "obvious"},
             "searches": [{**filters, "sort": "price_asc", "page_size": 50}],
-            "evidence_search": {**base, "sort": "price_asc", "page_size": 50}}
+            "evidence_search": {**kind_query, "sort": "price_asc", "page_size": 50}}
 
 
 def _predicates(cap: str, d: dict) -> list:
