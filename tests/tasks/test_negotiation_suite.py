@@ -143,3 +143,20 @@ def test_guards_pay_nothing_until_the_actor_has_made_an_offer():
         si = ScoreInput(t, malformed.episode.market.trace.records, state)
         assert KINDS[p.kind](si, p.params)[0] == 0.0
         assert KINDS[p.kind](si, {k: v for k, v in p.params.items() if k != "engaged_by"})[0] == 1.0
+
+
+def counterparty_notes(task: Any) -> list[str]:
+    run = run_episode(task, make_policy(task.reference))
+    other = task.counterparties[0].actor
+    return [r["action"].get("note", "") for r in run.episode.market.trace.records
+            if r["actor"] == other and r["action"].get("kind") in {"propose_offer", "counter_offer"}]
+
+
+def test_the_counterparty_probes_cites_its_anchor_and_says_when_an_offer_is_final():
+    probing = by_id("buyer/private_value/01")
+    notes = counterparty_notes(probing)
+    assert sum(1 for n in notes if "?" in n) >= min(2, probing.difficulty["probes"])
+    for t in (by_id("buyer/false_anchor/01"), by_id("merchant/false_anchor/01")):
+        assert t.counterparties[0].policy.params["anchor"].split("$")[1].split(" ")[0] in counterparty_notes(t)[0]
+    finals = [t for t in tasks() if t.difficulty["tactic"] != "tit_for_tat" and t.capability in {"zopa", "no_zopa"}]
+    assert any("final offer" in n for t in finals for n in counterparty_notes(t))

@@ -141,7 +141,7 @@ class TacticTrader(_Trader):
         anchor = None if self.anchored else self.anchor
         self.anchored = True
         probe = self.pending_probes.pop(0) if self.pending_probes else None
-        note = _note(anchor, probe, STALL_NOTE if reply.stalled else None, FINAL_NOTE if reply.final else None)
+        note = _note(FINAL_NOTE if reply.final else None, STALL_NOTE if reply.stalled else None, anchor, probe)
         return [{"kind": "counter_offer", "thread_id": thread, "unit_price": reply.price, **note}]
 
 
