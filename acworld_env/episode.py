@@ -9,9 +9,9 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
+from .core.taskspec import TaskError, TaskSpec, check_runnable
 from .market import Market, StepResult
 from .observe import observe
-from .tasks.spec import TaskError, TaskSpec, check_runnable
 
 
 class CatalogMismatch(RuntimeError):

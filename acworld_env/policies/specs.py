@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..tasks.spec import TaskSpec
+from ..core.taskspec import TaskSpec
 from .llm.spec import is_llm_spec
 from .registry import POLICIES, make_policy
 

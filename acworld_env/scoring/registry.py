@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.name_tables import register_in
-from ..tasks.spec import TaskSpec
+from ..core.taskspec import TaskSpec
 
 
 @dataclass(frozen=True)

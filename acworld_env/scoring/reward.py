@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..tasks.spec import TaskSpec
+from ..core.taskspec import TaskSpec
 from .score import Score, score_trace
 
 

@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..tasks.spec import TaskSpec
+from ..core.taskspec import TaskSpec
 from . import kinds_decision, kinds_negotiation, kinds_timing, kinds_trade  # noqa: F401  (register kinds)
 from .registry import KINDS, ScoreInput
 

@@ -19,8 +19,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from ..artifacts import LOG_FILE, RUN_FILE, TRACE_FILE, read_json_file, read_log, verify_run
+from ..core.taskspec import TaskSpec
 from ..market import MARKET_ACTOR
-from ..tasks.spec import TaskSpec
 from ..trace import TraceError, read_trace
 from ..world import LogError, ReplayError, canonical, reconstruct
 from .registry import KINDS
