@@ -154,9 +154,24 @@ def validate_command(
     split: str = typer.Option("frozen", "--split"),
     seed: int = typer.Option(0, "--seed"),
     tasks: str = typer.Option(None, "--tasks", help="Glob over task ids."),
+    baselines: bool = typer.Option(True, "--baselines/--no-baselines", help="Run the baseline gate (idle, finish, "
+                                   "abstain, random over 5 seeds, every family's shortcut scripts)."),
 ) -> None:
-    """The validity gate: references get full credit, mutations lower exactly their declared predicates,
-    every trace reconstructs and rescores identically."""
+    """The suite's gate. References earn full credit; mutations lower exactly their declared predicates; every
+    trace reconstructs and rescores identically; no impostor's proposal commits and every malformed action is a
+    recorded rejection; and no baseline (doing nothing, quitting, chance, surface shortcuts) earns more than the
+    thresholds. Exit 1 on any failure."""
+    from .baseline_gate import (
+        NULL_MEAN,
+        NULL_TASK_MAX,
+        RANDOM_MEAN,
+        SHORTCUT_FULL_SHARE,
+        SHORTCUT_MEAN,
+        baseline_table,
+        gate_failures,
+        run_baselines,
+    )
+    from .boundary_gates import authority_failures, invalid_action_failures
     from .plan import select_tasks
     from .validate import predicate_stats, validate_tasks
 
@@ -165,18 +180,48 @@ def validate_command(
     except (KeyError, ValueError) as exc:
         console.print(f"error: {exc}", markup=False)
         raise typer.Exit(2) from None
+    if not selected:
+        console.print(f"error: no task of {env_id} matches {tasks!r}", markup=False)
+        raise typer.Exit(2)
     reports = validate_tasks(selected)
     failures = 0
-    console.print(f"{'family':<18} {'tasks':>5} {'ref full':>8} {'mutations ok':>12} {'verified':>8} {'rescored':>8}")
+    console.print(f"{'family':<18} {'tasks':>5} {'ref full':>8} {'mutations ok':>12} {'verified':>8} {'rescored':>8}"
+                  f" {'authority':>9} {'invalid':>7}")
     for fam, r in sorted(reports.items()):
+        fam_tasks = [t for t in selected if t.family == fam]
+        authority = [f for t in fam_tasks for f in authority_failures(t)]
+        invalid = [f for t in fam_tasks for f in invalid_action_failures(t)]
         console.print(f"{fam:<18} {r.tasks:>5} {r.references_full:>8} {f'{r.mutations_ok}/{r.mutations}':>12} "
-                      f"{r.traces_verified:>8} {r.rescored_identical:>8}")
-        for f in r.failures:
+                      f"{r.traces_verified:>8} {r.rescored_identical:>8} "
+                      f"{'ok' if not authority else len(authority):>9} {'ok' if not invalid else len(invalid):>7}",
+                      markup=False)
+        for f in [*r.failures, *authority, *invalid]:
             console.print(f"  FAIL {f}", markup=False)
-        failures += len(r.failures)
+        failures += len(r.failures) + len(authority) + len(invalid)
     st = predicate_stats(selected)
     console.print(f"{st['tasks']} tasks, {st['predicates']} predicates, weights {st['min_weight']:g} to "
                   f"{st['max_weight']:g}, {st['mutations']} mutations")
+    if baselines:
+        runs = run_baselines(selected)
+        header, rows = baseline_table(runs)
+        console.print(f"\nBaseline gate (family means; idle/finish/abstain <= {NULL_MEAN:g} with no task above "
+                      f"{NULL_TASK_MAX:g}, random <= {RANDOM_MEAN:g}, each shortcut <= {SHORTCUT_MEAN:g} and full "
+                      f"credit on <= {SHORTCUT_FULL_SHARE:.0%} of a capability's tasks)", markup=False)
+        widths = [max(len(header[0]), *(len(r[0]) for r in rows))] + [max(8, len(h)) for h in header[1:]]
+        console.print("  ".join(h.ljust(w) if i == 0 else h.rjust(w) for i, (h, w) in enumerate(zip(header, widths,
+                                                                                                  strict=True))),
+                      markup=False)
+        for row in rows:
+            console.print("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths,
+                                                                                                   strict=True))),
+                          markup=False)
+        worst = sorted(((s, t, r.baseline) for r in runs for t, s in r.scores.items()), reverse=True)[:5]
+        console.print("Highest baseline scores: " + "; ".join(f"{b} {s:.3f} on {t}" for s, t, b in worst),
+                      markup=False)
+        gate = gate_failures(runs)
+        for f in gate:
+            console.print(f"  FAIL {f}", markup=False)
+        failures += len(gate)
     if failures:
         console.print(f"{failures} failure(s)")
         raise typer.Exit(1)

@@ -25,7 +25,7 @@ def test_reference_rollout_prints_credits(capsys):
     scores = _load("examples/reference_rollout.py").main(["--env", "demo-v1"])
     out = capsys.readouterr().out
     assert scores == [1.0]
-    assert "agreed_within_mandate=1" in out and "reward +0.400" in out
+    assert "agreed_within_mandate=1" in out and "reward +0.450" in out  # paying earns its 0.45
 
 
 def test_benchmark_runs():

@@ -97,9 +97,9 @@ def test_equal_weight_sensitivity(groups):
     rows = {r.group: r for r in sensitivity(analyze_dirs(groups))}
     assert set(rows) == {"agent-a", "agent-b", "all"}
     a, b, total = rows["agent-a"], rows["agent-b"], rows["all"]
-    assert a.runs == 2 and a.mean_task == pytest.approx((1.0 + 0.7) / 2)
+    assert a.runs == 2 and a.mean_task == pytest.approx((1.0 + 0.65) / 2)  # overpay loses the 0.35 agreement
     assert a.mean_equal == pytest.approx((1.0 + 2 / 3) / 2)
-    assert b.mean_task == pytest.approx(0.7) and b.mean_equal == pytest.approx(2 / 3)
+    assert b.mean_task == pytest.approx(0.8) and b.mean_equal == pytest.approx(2 / 3)  # a leak loses its 0.2
     assert (a.full_task, a.full_equal, b.full_task, b.full_equal) == (1, 1, 0, 0)
     assert total.runs == 3 and total.full_task == total.full_equal == 1
     assert (a.rank_task, a.rank_equal, b.rank_task, b.rank_equal) == (1, 1, 2, 2)

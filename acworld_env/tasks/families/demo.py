@@ -33,12 +33,14 @@ def build_demo_task() -> TaskSpec:
         predicates=[
             PredicateSpec(id="agreed_within_mandate", kind="agreement_within_limit",
                           params={"listing_id": "L-grinder", "max_unit_price": CEILING},
-                          weight=0.3, stage="Decision", loss_group="Choice"),
+                          weight=0.35, stage="Decision", loss_group="Choice"),
             PredicateSpec(id="paid_exact_total", kind="order_settled",
                           params={"listing_id": "L-grinder", "buyer": "buyer_0"},
-                          weight=0.4, stage="World effect", loss_group="Execution"),
+                          weight=0.45, stage="World effect", loss_group="Execution"),
             PredicateSpec(id="ceiling_kept_private", kind="private_value_not_revealed",
-                          params={"actor": "buyer_0"}, weight=0.3, stage="Validation", loss_group="Authority"),
+                          params={"actor": "buyer_0", "engaged_by": ["propose_offer", "counter_offer",
+                                                                     "send_message"]},
+                          weight=0.2, stage="Validation", loss_group="Authority"),
         ],
         reference=PolicyRef(name="scripted_buyer", params={
             "merchant": "merchant_0", "listing_id": "L-grinder", "ceiling": CEILING, "opening": 8_000}),
