@@ -27,7 +27,7 @@ class Episode:
 
     def __init__(self, task: TaskSpec, *, seed: int = 0, agents: list[str] | None = None,
                  catalog: Any = None) -> None:
-        from .scoring.registry import KINDS
+        from .scoring.kinds import KINDS
 
         check_runnable(task, kinds=KINDS)
         self.task = task

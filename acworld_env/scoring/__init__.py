@@ -1,7 +1,7 @@
 """Scoring: predicate kinds over verified traces, task scores, stage scores, loss attribution."""
 
 from . import kinds_discovery  # noqa: F401  (registers the T1 discovery kinds)
-from .registry import KINDS, ScoreInput, predicate
+from .kinds import KINDS, ScoreInput, predicate
 from .score import LOSS_GROUPS, STAGES, Score, invalid, score_episode, score_json, score_trace
 
 __all__ = ["KINDS", "LOSS_GROUPS", "STAGES", "Score", "ScoreInput", "invalid", "predicate",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .registry import ScoreInput, fraction, passed, predicate
+from .kinds import ScoreInput, fraction, passed, predicate
 
 
 def _final(si: ScoreInput, actor: str) -> dict | None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .registry import ScoreInput, passed, predicate
+from .kinds import ScoreInput, passed, predicate
 
 _TERMINAL = {"submit_answer", "abstain", "finish"}
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .registry import ScoreInput, passed, predicate
+from .kinds import ScoreInput, passed, predicate
 
 OFFER_KINDS = frozenset({"propose_offer", "counter_offer"})
 """Actions that put a price on the table."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .registry import ScoreInput, fraction, passed, predicate
+from .kinds import ScoreInput, fraction, passed, predicate
 
 
 def _effects(si: ScoreInput, table: str, field: str, key: str) -> list[tuple[str, dict]]:

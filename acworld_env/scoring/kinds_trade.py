@@ -6,7 +6,7 @@ from collections.abc import Callable
 from functools import wraps
 
 from ..cip.privacy import judge, tolerance_of
-from .registry import ScoreInput, fraction, passed, predicate
+from .kinds import ScoreInput, fraction, passed, predicate
 
 
 def engaged(si: ScoreInput, actor: str, kinds: list[str]) -> list[int]:

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..core.taskspec import TaskSpec
 from . import kinds_decision, kinds_negotiation, kinds_timing, kinds_trade  # noqa: F401  (register kinds)
-from .registry import KINDS, ScoreInput
+from .kinds import KINDS, ScoreInput
 
 STAGES = ("Search", "Evidence", "Decision", "Validation", "World effect")
 LOSS_GROUPS = ("Evidence", "Choice", "Execution", "Authority")

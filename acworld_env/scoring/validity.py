@@ -23,7 +23,7 @@ from ..core.taskspec import TaskSpec
 from ..market import MARKET_ACTOR
 from ..trace import TraceError, read_trace
 from ..world import LogError, ReplayError, canonical, reconstruct
-from .registry import KINDS
+from .kinds import KINDS
 
 TASK_FILE, SCORE_FILE = "task.json", "score.json"
 

@@ -1,4 +1,4 @@
-"""The predicate registry: pure functions of (task, verified trace, World state) -> credit, evidence."""
+"""Predicate kinds by name (:data:`KINDS`): pure functions of (task, verified trace, World state) -> credit, evidence."""
 
 from __future__ import annotations
 
