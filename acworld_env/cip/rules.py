@@ -54,6 +54,18 @@ def listing(ctx: RuleContext, listing_id: str, events: list[dict]) -> dict:
     return rec
 
 
+def check_owner(ctx: RuleContext, rec: dict, listing_id: str) -> None:
+    """Reject (``not_owner``) unless the acting merchant sells listing ``rec``."""
+    require(rec["merchant"] == ctx.actor, "not_owner", f"{listing_id} is not yours")
+
+
+def owned_listing(ctx: RuleContext, listing_id: str, events: list[dict]) -> dict:
+    """A listing the acting merchant sells (materialised as :func:`listing` does), or a rejection."""
+    rec = listing(ctx, listing_id, events)
+    check_owner(ctx, rec, listing_id)
+    return rec
+
+
 def active_listing(ctx: RuleContext, listing_id: str, events: list[dict]) -> dict:
     """A listing that can be transacted."""
     rec = listing(ctx, listing_id, events)

@@ -34,7 +34,7 @@ from ..world.state import listing_record
 from .citations import check_citation
 from .context import RuleContext
 from .result import Outcome, require
-from .rules import listing, own, record, rule
+from .rules import listing, own, owned_listing, record, rule
 
 _SHIPPABLE = {"paid", "allocated"}
 
@@ -121,8 +121,7 @@ def confirm_delivery(ctx: RuleContext, a: ConfirmDelivery) -> Outcome:
 @rule("restock")
 def restock(ctx: RuleContext, a: Restock) -> Outcome:
     events: list[dict] = []
-    rec = listing(ctx, a.listing_id, events)
-    require(rec["merchant"] == ctx.actor, "not_owner", f"{a.listing_id} is not yours")
+    owned_listing(ctx, a.listing_id, events)
     events.append({"type": "restocked", "listing_id": a.listing_id, "quantity": a.quantity})
     return Outcome(True, events=events)
 
@@ -208,8 +207,7 @@ def offer_exchange(ctx: RuleContext, a: OfferExchange) -> Outcome:
     own(ctx, ret, "merchant", what="return")
     require(ret["status"] == "authorized", "return_not_authorized", f"return {a.return_id} is {ret['status']}")
     events: list[dict] = []
-    rec = listing(ctx, a.listing_id, events)
-    require(rec["merchant"] == ctx.actor, "not_owner", f"{a.listing_id} is not yours")
+    owned_listing(ctx, a.listing_id, events)
     events.append({"type": "exchange_offered", "return_id": a.return_id, "listing_id": a.listing_id,
                    "exchange_id": ctx.new_id("exchanges")})
     return Outcome(True, events=events)
@@ -254,8 +252,7 @@ def publish_listing(ctx: RuleContext, a: PublishListing) -> Outcome:
 @rule("update_listing")
 def update_listing(ctx: RuleContext, a: UpdateListing) -> Outcome:
     events: list[dict] = []
-    rec = listing(ctx, a.listing_id, events)
-    require(rec["merchant"] == ctx.actor, "not_owner", f"{a.listing_id} is not yours")
+    owned_listing(ctx, a.listing_id, events)
     events.append({"type": "listing_updated", "listing_id": a.listing_id, "price": a.price,
                    "stock": a.quantity, "status": a.status, "compare_at": a.compare_at_price,
                    "claims": dict(a.claims or {})})
@@ -265,8 +262,7 @@ def update_listing(ctx: RuleContext, a: UpdateListing) -> Outcome:
 @rule("retract_claim")
 def retract_claim(ctx: RuleContext, a: RetractClaim) -> Outcome:
     events: list[dict] = []
-    rec = listing(ctx, a.listing_id, events)
-    require(rec["merchant"] == ctx.actor, "not_owner", f"{a.listing_id} is not yours")
+    rec = owned_listing(ctx, a.listing_id, events)
     require(a.claim in rec["claims"], "unknown_claim", f"{a.listing_id} makes no claim {a.claim!r}")
     events.append({"type": "claim_retracted", "listing_id": a.listing_id, "claim": a.claim})
     return Outcome(True, events=events)
@@ -275,8 +271,7 @@ def retract_claim(ctx: RuleContext, a: RetractClaim) -> Outcome:
 @rule("disclose_sponsorship")
 def disclose_sponsorship(ctx: RuleContext, a: DiscloseSponsorship) -> Outcome:
     events: list[dict] = []
-    rec = listing(ctx, a.listing_id, events)
-    require(rec["merchant"] == ctx.actor, "not_owner", f"{a.listing_id} is not yours")
+    owned_listing(ctx, a.listing_id, events)
     events.append({"type": "sponsorship_disclosed", "listing_id": a.listing_id, "sponsor": a.sponsor})
     return Outcome(True, events=events)
 

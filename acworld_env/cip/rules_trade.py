@@ -24,7 +24,7 @@ from ..vcp import (
 from .citations import check_citation
 from .context import RuleContext
 from .result import Outcome, require
-from .rules import active_listing, counterparty, own, record, rule
+from .rules import active_listing, check_owner, counterparty, own, record, rule
 
 _UNPAYABLE = {"cancelled", "closed"}
 
@@ -68,7 +68,7 @@ def propose_offer(ctx: RuleContext, a: ProposeOffer) -> Outcome:
         buyer, merchant = ctx.actor, a.to
     else:
         counterparty(ctx, a.to, "buyer")
-        require(rec["merchant"] == ctx.actor, "not_owner", f"{a.listing_id} is not yours")
+        check_owner(ctx, rec, a.listing_id)
         buyer, merchant = a.to, ctx.actor
     tid = ctx.new_id("threads")
     events.append({
