@@ -17,7 +17,7 @@ app = typer.Typer(help="acworld: the verifiable environment in which AI agents b
 def demo(out: Path = typer.Option(Path("runs/demo"), "--out", help="Where to write the run's artifacts.")) -> None:
     """Figure 1: a Buyer (private $100 ceiling) and a Merchant (private $90 floor) settle at $95."""
     from .eval.rollout import run_episode
-    from .policies.registry import make_policy
+    from .policies.make import make_policy
     from .tasks.families.demo import build_demo_task
     from .transcript import transcript_lines
 

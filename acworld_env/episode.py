@@ -103,7 +103,7 @@ def shared_catalog(name: str) -> Any:
 
 def _counterparty_policy(task: TaskSpec, i: int) -> Any:
     """Counterparty ``i``'s policy; an unknown name or bad parameters is a :class:`TaskError`."""
-    from .policies.registry import make_policy
+    from .policies.make import make_policy
 
     ref = task.counterparties[i].policy
     try:

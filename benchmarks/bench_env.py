@@ -27,7 +27,7 @@ import acworld_env
 from acworld_env.envs import decode_observation
 from acworld_env.envs.spaces import VCPActionSpace, encode_observation, observation_space
 from acworld_env.eval.rollout import run_episode
-from acworld_env.policies.registry import make_policy
+from acworld_env.policies.make import make_policy
 
 GOAL_RATIO, GOAL_FULL_PASS_S, GOAL_TASKS = 10.0, 4.7, 200
 

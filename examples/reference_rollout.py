@@ -13,7 +13,7 @@ import argparse
 
 import acworld_env
 from acworld_env.envs import decode_observation
-from acworld_env.policies.registry import make_policy
+from acworld_env.policies.make import make_policy
 
 
 def run(env: object, task_id: str, seed: int = 0, quiet: bool = False) -> float:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from statistics import mean
 
 from ..policies.baselines import NULL_BASELINES, shortcuts_for
-from ..policies.registry import make_policy
+from ..policies.make import make_policy
 from ..tasks.spec import TaskSpec
 from .rollout import run_episode
 

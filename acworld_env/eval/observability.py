@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from rich.table import Table
 
-from ..policies.registry import make_policy
+from ..policies.make import make_policy
 from ..scoring.analysis import project_records
 from ..tasks.spec import TaskSpec
 from .rollout import run_episode

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..artifacts import verify_run
-from ..policies.registry import make_policy
+from ..policies.make import make_policy
 from ..tasks.spec import TaskSpec
 from .rollout import run_episode
 

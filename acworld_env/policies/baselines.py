@@ -3,26 +3,16 @@
 ``idle`` never acts (each turn it only looks at its inbox), ``finish`` ends the episode at once,
 ``abstain`` gives up at once. *Shortcut* scripts use only the surface of an observation (the
 obvious move for a family: offer the limit, pay every notice, answer the top search hit); each
-family registers its own with :func:`register_shortcut`. ``acworld validate`` runs them all
-and fails a suite whose tasks pay them (see :mod:`acworld_env.eval.baseline_gate`).
+family registers its own with :func:`~acworld_env.tasks.names.register_shortcut`.
+``acworld validate`` runs them all and fails a suite whose tasks pay them (see
+:mod:`acworld_env.eval.baseline_gate`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from ..core.name_tables import register_in
-from .registry import register_policy
-
-ShortcutFactory = Callable[[], Any]
-SHORTCUTS: dict[str, dict[str, ShortcutFactory]] = {}
-"""Family -> shortcut name -> factory of a policy."""
-
-
-def register_shortcut(family: str, name: str) -> Callable[[ShortcutFactory], ShortcutFactory]:
-    """Register a surface-only shortcut script for ``family`` under ``name``."""
-    return register_in(SHORTCUTS.setdefault(family, {}), name)
+from ..tasks.names import SHORTCUTS, ShortcutFactory, register_policy
 
 
 def shortcuts_for(family: str) -> dict[str, ShortcutFactory]:

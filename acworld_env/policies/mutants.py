@@ -13,7 +13,7 @@ class PrependPolicy:
     """
 
     def __init__(self, base: dict, prepend: list[dict]) -> None:
-        from .registry import make_policy
+        from .make import make_policy
 
         self.base = make_policy(base)
         self.prepend = list(prepend)
@@ -42,7 +42,7 @@ class AppendPolicy:
     """Plays the ``base`` policy but swaps its terminal action for ``extra`` actions first."""
 
     def __init__(self, base: dict, extra: list[dict]) -> None:
-        from .registry import make_policy
+        from .make import make_policy
 
         self.base = make_policy(base)
         self.extra = list(extra)

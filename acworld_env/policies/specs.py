@@ -9,8 +9,9 @@ from collections.abc import Callable
 from typing import Any
 
 from ..core.taskspec import TaskSpec
+from ..tasks.names import POLICIES
 from .llm.spec import is_llm_spec
-from .registry import POLICIES, make_policy
+from .make import make_policy
 
 PolicyFactory = Callable[[TaskSpec, int], Any]
 

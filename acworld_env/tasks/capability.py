@@ -7,9 +7,9 @@ each family's builder, for training and held-out testing on tasks nobody tuned t
 
 from __future__ import annotations
 
-from .families import FAMILY_BUILDERS
+from . import families  # noqa: F401  (registers the family builders)
+from .names import FAMILY_BUILDERS, register_suite
 from .spec import TaskSpec
-from .suites import register_suite
 
 CAPABILITY_FAMILIES = ("T1_discovery", "T4_negotiation", "T10_timing")
 """Families of the capability track, in suite order (the other seven follow the same pattern)."""

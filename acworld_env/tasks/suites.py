@@ -2,24 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from ..core.name_tables import register_in
+from . import capability  # noqa: F401  (registers capability-v1)
+from .names import SUITES, register_suite
 from .spec import TaskSpec
-
-SuiteLoader = Callable[[str, int], list[TaskSpec]]
-SUITES: dict[str, SuiteLoader] = {}
-
-
-def register_suite(name: str) -> Callable[[SuiteLoader], SuiteLoader]:
-    """Register a loader ``(split, seed) -> tasks`` under a suite name."""
-    return register_in(SUITES, name)
 
 
 def load_suite(name: str, split: str = "frozen", seed: int = 0) -> list[TaskSpec]:
     """The tasks of a suite. ``split`` is ``frozen`` (the published tasks) or ``generated`` (fresh, from ``seed``)."""
-    from . import families  # noqa: F401  (registers suites)
-
     if name not in SUITES:
         raise KeyError(f"unknown suite {name!r}; known: {', '.join(sorted(SUITES))}")
     if split not in {"frozen", "generated"}:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from acworld_env.envs import decode_observation
-from acworld_env.policies.registry import make_policy
+from acworld_env.policies.make import make_policy
 
 
 def play(env: Any, *, policy: Any = None, seed: int = 0, options: dict | None = None,

@@ -7,7 +7,7 @@ from envs_kit import play, reference
 
 import acworld_env
 from acworld_env.eval.rollout import run_episode
-from acworld_env.policies.registry import make_policy
+from acworld_env.policies.make import make_policy
 
 
 def test_reference_rewards_sum_to_full_credit_and_match_the_cli_path(task_ids):

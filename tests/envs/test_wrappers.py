@@ -15,7 +15,7 @@ from acworld_env.artifacts import verify_run
 from acworld_env.envs import decode_observation
 from acworld_env.envs.aec import AcworldAECEnv
 from acworld_env.eval.rollout import run_episode
-from acworld_env.policies.registry import make_policy
+from acworld_env.policies.make import make_policy
 from acworld_env.vcp import VCPAction, parse_action
 from acworld_env.wrappers import (
     LABELS,

@@ -11,7 +11,7 @@ from fake_chat import FakeChat  # noqa: F401  (re-exported for the evaluation te
 from typer.testing import CliRunner
 
 from acworld_env.cli import app
-from acworld_env.policies.registry import make_policy
+from acworld_env.policies.make import make_policy
 
 RUN_FILES = ("commits.sqlite", "run.json", "score.json", "task.json", "trace.jsonl")
 

@@ -11,7 +11,7 @@ from eval_kit import OutageError, reference_unless, summary_of
 from acworld_env.artifacts import verify_run
 from acworld_env.eval.plan import UNSCORED_FILE
 from acworld_env.eval.runner import EpisodeCopies, EvalConfig, EvalInterrupted, run_eval
-from acworld_env.policies.registry import make_policy
+from acworld_env.policies.make import make_policy
 from acworld_env.tasks.frozen import load_frozen
 
 N = len(load_frozen("capability-v1"))

@@ -15,7 +15,7 @@ import pytest
 
 from acworld_env.artifacts import verify_run
 from acworld_env.eval.rollout import run_episode
-from acworld_env.policies.registry import make_policy
+from acworld_env.policies.make import make_policy
 from acworld_env.tasks.families.demo import build_demo_task
 from acworld_env.world import canonical, chain, reconstruct, transition
 from acworld_env.world.digest import GENESIS

@@ -9,7 +9,7 @@ import pytest
 from scoring_kit import MERCHANT, RandomDemoPolicy
 
 from acworld_env.eval.rollout import run_episode
-from acworld_env.policies.registry import make_policy
+from acworld_env.policies.make import make_policy
 from acworld_env.tasks.families.demo import build_demo_task
 from acworld_env.tasks.spec import TaskSpec
 

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from acworld_env.eval.rollout import run_episode
 from acworld_env.eval.scoring_cli import register
-from acworld_env.policies.registry import make_policy
+from acworld_env.policies.make import make_policy
 from acworld_env.scoring.analysis import (
     VIEWS,
     RunAnalysis,

@@ -9,7 +9,7 @@ from scoring_kit import RandomDemoPolicy
 
 from acworld_env.episode import Episode
 from acworld_env.eval.rollout import IDLE_ACTION, run_episode
-from acworld_env.policies.registry import make_policy
+from acworld_env.policies.make import make_policy
 from acworld_env.scoring import score_episode, score_trace
 from acworld_env.scoring.reward import PotentialReward
 

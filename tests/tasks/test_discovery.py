@@ -14,7 +14,7 @@ from acworld_env.eval.baseline_gate import (
 )
 from acworld_env.eval.rollout import run_episode
 from acworld_env.policies.baselines import shortcuts_for
-from acworld_env.policies.registry import make_policy
+from acworld_env.policies.make import make_policy
 from acworld_env.tasks.families import discovery
 from acworld_env.tasks.families.discovery_needs import filterable, satisfies
 from acworld_env.tasks.frozen import load_frozen

@@ -10,7 +10,7 @@ import pytest
 from acworld_env.eval.baseline_gate import gate_failures, run_baselines
 from acworld_env.eval.rollout import run_episode
 from acworld_env.policies.baselines import NULL_BASELINES, shortcuts_for
-from acworld_env.policies.registry import make_policy
+from acworld_env.policies.make import make_policy
 from acworld_env.scoring import KINDS, ScoreInput
 from acworld_env.tasks.families.negotiation import FAMILY, PLAN
 from acworld_env.tasks.families.negotiation_tactics import Plan, Tactic, bargain

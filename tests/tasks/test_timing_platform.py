@@ -8,7 +8,7 @@ import pytest
 
 from acworld_env.episode import Episode
 from acworld_env.eval.rollout import IDLE_ACTION, run_episode
-from acworld_env.policies.registry import make_policy
+from acworld_env.policies.make import make_policy
 from acworld_env.scoring import score_episode
 from acworld_env.tasks.families.timing import build
 from acworld_env.tasks.spec import TaskSpec

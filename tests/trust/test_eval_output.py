@@ -18,7 +18,8 @@ from acworld_env.cli import app
 from acworld_env.eval.out_lock import LOCK_FILE, OutputInUse
 from acworld_env.eval.plan import run_dir_name
 from acworld_env.eval.runner import EvalConfig, run_eval
-from acworld_env.policies.registry import POLICIES, make_policy, register_policy
+from acworld_env.policies.make import make_policy
+from acworld_env.tasks.names import POLICIES, register_policy
 
 T4 = "capability-v1/T4/*"
 T1 = "capability-v1/T1/*"

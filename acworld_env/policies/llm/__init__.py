@@ -159,7 +159,7 @@ def __getattr__(name: str) -> Any:
 
 def _register() -> None:
     """Make ``{"name": "llm", "params": {"spec": ...}}`` usable wherever policies are named."""
-    from ..registry import register_policy
+    from ...tasks.names import register_policy
 
     register_policy("llm")(policy_from_spec)
 

@@ -1,24 +1,11 @@
-"""Task families. Importing this package registers every family's policies, builders and suites.
+"""Task families. Importing this package registers every family's builder, policies and shortcuts.
 
-A family is one module with ``build(seed, frozen) -> list[TaskSpec]`` registered in
-:data:`FAMILY_BUILDERS`, plus its reference and counterparty policies registered by name.
+A family is one module with ``build(seed, frozen) -> list[TaskSpec]`` registered with
+``@register_family(name)``, plus its reference and counterparty policies registered with
+``@register_policy(name)`` and its shortcut scripts with ``@register_shortcut(family, name)``,
+all three from :mod:`acworld_env.tasks.names`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from ...core.name_tables import register_in
-from ..spec import TaskSpec
-
-FamilyBuilder = Callable[..., list[TaskSpec]]
-FAMILY_BUILDERS: dict[str, FamilyBuilder] = {}
-
-
-def register_family(name: str) -> Callable[[FamilyBuilder], FamilyBuilder]:
-    """Register a family builder ``build(seed=..., frozen=...)``."""
-    return register_in(FAMILY_BUILDERS, name)
-
-
-from .. import capability  # noqa: E402,F401
-from . import demo, discovery, negotiation, timing  # noqa: E402,F401
+from . import demo, discovery, negotiation, timing  # noqa: F401

@@ -25,11 +25,9 @@ from typing import Any
 import numpy as np
 
 from ...world import add_actor, empty_state
+from ..names import register_family
 from ..spec import MutationSpec, PolicyRef, TaskSpec
-from . import (
-    discovery_policy,  # noqa: F401  (registers the reference policy and the shortcut scripts)
-    register_family,
-)
+from . import discovery_policy  # noqa: F401  (registers the reference policy and the shortcut scripts)
 from .common import dollars, pred
 from .discovery_needs import filterable, satisfies, to_query, unit_price_key
 from .discovery_pages import base, catalog, literal, records, surface, texty, top

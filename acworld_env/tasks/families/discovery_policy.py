@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...policies.registry import register_policy
+from ..names import register_policy
 from . import discovery_shortcuts  # noqa: F401  (registers the T1 shortcut scripts)
 from .discovery_needs import satisfies, unit_price_key
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ...policies.baselines import register_shortcut
+from ..names import register_shortcut
 
 FAMILY = "T1_discovery"
 _STOP_WORDS = """a an and any are as at be but by can could do don't for from find have help i i'm if in is it

@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..names import register_family
 from ..spec import CounterpartySpec, MutationSpec, PolicyRef, PredicateSpec, TaskSpec
 from . import (
     negotiation_policy,  # noqa: F401  (registers the T4 policies)
     negotiation_shortcuts,  # noqa: F401  (registers the T4 shortcut scripts)
-    register_family,
 )
 from .common import dollars, pred, two_party_state
 from .negotiation_setting import MAX_STEPS, Setting, believer, caves, draw_setting, ignores_cap

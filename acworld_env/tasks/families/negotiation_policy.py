@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...policies.registry import register_policy
+from ..names import register_policy
 from .negotiation_tactics import BUYER, Bargainer, Patient, Plan, Reply, Tactic
 
 FINAL_NOTE = "This is my final offer."

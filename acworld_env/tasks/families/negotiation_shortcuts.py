@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ...policies.baselines import register_shortcut
+from ..names import register_shortcut
 
 FAMILY = "T4_negotiation"
 _DOLLARS = re.compile(r"\$(\d[\d,]*(?:\.\d\d)?)")

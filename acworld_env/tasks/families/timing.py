@@ -17,9 +17,9 @@ import numpy as np
 
 from ...world import add_actor, empty_state, listing_record, transition
 from ...world.transition import apply_delta
+from ..names import register_family
 from ..spec import MutationSpec, PolicyRef, TaskSpec
 from . import (
-    register_family,
     timing_policy,  # noqa: F401  (registers the event handler)
     timing_shortcuts,  # noqa: F401  (registers the baseline shortcuts)
 )

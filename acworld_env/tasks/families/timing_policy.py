@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...policies.registry import register_policy
+from ..names import register_policy
 
 
 @register_policy("event_handler")

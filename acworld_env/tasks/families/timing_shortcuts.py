@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ...policies.baselines import register_shortcut
+from ..names import register_shortcut
 from .timing_policy import effect_actions
 
 FAMILY = "T10_timing"
