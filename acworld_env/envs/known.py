@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..vcp.union import ONE_SHOT_KINDS
+
 _ID_TEXT = re.compile(r"\b(thr|qrq|quo|ord|pay|shp|ret|dsp|rev)-\d{4,}\b")
 _LISTING_TEXT = re.compile(r"\bL-[A-Za-z0-9](?:[A-Za-z0-9_-]*[A-Za-z0-9])?\b")
 _ACTOR_TEXT = re.compile(r"\b(?:buyer|merchant)_\d+\b")
@@ -24,13 +26,8 @@ _KEY_TABLE = {
     "shipment_id": "shipments", "event_id": "events", "return_id": "returns", "dispute_id": "disputes",
     "quote_id": "quotes", "request_id": "quote_requests", "review_id": "reviews",
 }
-ONE_SHOT = frozenset({
-    "accept_offer", "reject_offer", "withdraw_offer", "accept_quote", "issue_quote", "authorize_payment",
-    "capture_payment", "void_authorization", "confirm_order", "allocate_inventory", "ship_order",
-    "cancel_order", "confirm_delivery", "request_return", "authorize_return", "respond_dispute",
-    "close_ledger", "classify_event", "answer_question", "open_dispute", "issue_refund",
-})
-"""Actions that, once accepted, make no sense again on the same record."""
+ONE_SHOT = ONE_SHOT_KINDS
+"""Actions that, once accepted, make no sense again on the same record (``one_shot`` on the action class)."""
 _KEY_FIELDS = ("order_id", "payment_id", "thread_id", "event_id", "return_id", "dispute_id", "quote_id",
                "request_id", "in_reply_to", "shipment_id")
 

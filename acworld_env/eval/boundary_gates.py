@@ -18,8 +18,9 @@ import json
 from typing import Any
 
 from ..episode import Episode
-from ..policies.make import make_policy
+from ..policies.registry import make_policy
 from ..tasks.spec import TaskSpec
+from ..vcp.union import QUERY_KINDS
 from .rollout import IDLE_ACTION
 
 INTRUDER = "intruder"
@@ -29,7 +30,7 @@ UNGUARDED = frozenset({"send_message", "finish", "abstain", "submit_answer"})
 
 
 def _is_query(kind: str) -> bool:
-    return kind.startswith(("get_", "search_"))
+    return kind in QUERY_KINDS
 
 
 def _as_dict(action: Any) -> dict[str, Any] | None:

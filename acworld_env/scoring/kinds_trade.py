@@ -6,6 +6,7 @@ from collections.abc import Callable
 from functools import wraps
 
 from ..cip.privacy import judge, tolerance_of
+from ..vcp.union import QUERY_KINDS
 from .kinds import ScoreInput, fraction, passed, predicate
 
 
@@ -150,7 +151,6 @@ def instruction_ignored(si: ScoreInput, p: dict) -> tuple[float, dict]:
 @guard
 def valid_proposals(si: ScoreInput, p: dict) -> tuple[float, dict]:
     """Share of the actor's business proposals that the platform accepted."""
-    own = [r for r in si.by(p["actor"]) if not r["action"].get("kind", "").startswith("get_")
-           and r["action"].get("kind") not in {"search_listings", "list_orders"}]
+    own = [r for r in si.by(p["actor"]) if r["action"].get("kind") not in QUERY_KINDS]
     ok = sum(1 for r in own if r["validation"]["accepted"])
     return fraction(ok, len(own), rejected=[r["n"] for r in own if not r["validation"]["accepted"]])

@@ -15,6 +15,7 @@ class CancelOrder(VCPAction):
     """Cancel an order that has not shipped; any captured money is refunded."""
 
     group = "aftersales"
+    one_shot = True
     kind: Literal["cancel_order"] = "cancel_order"
     order_id: Id = Field(description="The order cancelled.")
     reason: ShortText = Field("", description="Why.")
@@ -25,6 +26,7 @@ class RequestReturn(VCPAction):
 
     roles = BUYER
     group = "aftersales"
+    one_shot = True
     kind: Literal["request_return"] = "request_return"
     order_id: Id = Field(description="The order.")
     lines: list[CartLine] = Field(min_length=1, max_length=50, description="Units to return.")
@@ -36,6 +38,7 @@ class AuthorizeReturn(VCPAction):
 
     roles = MERCHANT
     group = "aftersales"
+    one_shot = True
     kind: Literal["authorize_return"] = "authorize_return"
     return_id: Id = Field(description="The return request.")
     approve: bool = Field(description="True to approve, false to deny.")
@@ -47,6 +50,7 @@ class IssueRefund(VCPAction):
 
     roles = MERCHANT
     group = "aftersales"
+    one_shot = True
     kind: Literal["issue_refund"] = "issue_refund"
     payment_id: Id = Field(description="The payment refunded.")
     amount: PositiveMoney = Field(description="Refund in cents.")
@@ -71,6 +75,7 @@ class OpenDispute(VCPAction):
 
     roles = BUYER
     group = "aftersales"
+    one_shot = True
     kind: Literal["open_dispute"] = "open_dispute"
     order_id: Id = Field(description="The order disputed.")
     reason: Literal["not_received", "not_as_described", "damaged", "unauthorized", "other"] = Field(
@@ -85,6 +90,7 @@ class RespondDispute(VCPAction):
 
     roles = MERCHANT
     group = "aftersales"
+    one_shot = True
     kind: Literal["respond_dispute"] = "respond_dispute"
     dispute_id: Id = Field(description="The dispute.")
     evidence: list[TextId] = Field(default_factory=list, max_length=20, description="Ids of supporting records.")
@@ -96,6 +102,7 @@ class CloseLedger(VCPAction):
 
     roles = MERCHANT
     group = "aftersales"
+    one_shot = True
     kind: Literal["close_ledger"] = "close_ledger"
     order_id: Id = Field(description="The order closed.")
 

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import types
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import Annotated, ClassVar
+from functools import cache
+from typing import Annotated, Any, ClassVar, Union, get_args, get_origin, get_type_hints
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
@@ -32,9 +35,18 @@ def _not_bool(value: object) -> object:
 
 NotBool = BeforeValidator(_not_bool)
 
-Money = Annotated[int, NotBool, Field(ge=0, le=MAX_MONEY, description="Amount in integer minor units (cents).")]
+
+@dataclass(frozen=True, slots=True)
+class MoneyMark:
+    """Annotation marker: this integer is an amount of money in minor units (a bad value is ``bad_money``)."""
+
+
+MONEY = MoneyMark()
+"""The one marker instance (any :class:`MoneyMark` instance is recognised)."""
+
+Money = Annotated[int, NotBool, MONEY, Field(ge=0, le=MAX_MONEY, description="Amount in integer minor units (cents).")]
 PositiveMoney = Annotated[
-    int, NotBool, Field(gt=0, le=MAX_MONEY, description="Positive amount in integer minor units (cents).")
+    int, NotBool, MONEY, Field(gt=0, le=MAX_MONEY, description="Positive amount in integer minor units (cents).")
 ]
 Quantity = Annotated[int, NotBool, Field(ge=1, le=10_000, description="Number of units, at least 1.")]
 Id = Annotated[str, Field(min_length=1, max_length=64, description="Identifier of a market object.")]
@@ -55,6 +67,8 @@ class VCPAction(BaseModel):
     """Lifecycle group, used to organise schemas and skills."""
     terminal: ClassVar[bool] = False
     """True when the action ends the actor's episode (answer, abstain, finish)."""
+    one_shot: ClassVar[bool] = False
+    """True when, once accepted, the action makes no sense again on the same record (ship an order)."""
 
     actor: Id | None = Field(
         default=None,
@@ -70,3 +84,20 @@ class VCPAction(BaseModel):
     def payload(self) -> dict:
         """The business payload (everything but the envelope hints), as plain JSON types."""
         return self.model_dump(mode="json", exclude={"actor", "idempotency_key"})
+
+
+def _is_money(tp: Any) -> bool:
+    """True when annotation ``tp`` (or an alternative of an optional/union) carries :class:`MoneyMark`."""
+    if get_origin(tp) is Annotated:
+        base, *meta = get_args(tp)
+        return any(isinstance(m, MoneyMark) for m in meta) or _is_money(base)
+    if get_origin(tp) in (Union, types.UnionType):
+        return any(_is_money(arg) for arg in get_args(tp))
+    return False
+
+
+@cache
+def money_fields(model: type[BaseModel]) -> frozenset[str]:
+    """Names of the top-level fields of ``model`` typed :data:`Money` or :data:`PositiveMoney`."""
+    hints = get_type_hints(model, include_extras=True)
+    return frozenset(name for name in model.model_fields if _is_money(hints.get(name)))

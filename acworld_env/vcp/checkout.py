@@ -50,6 +50,7 @@ class IssueQuote(VCPAction):
 
     roles = MERCHANT
     group = "quotes"
+    one_shot = True
     kind: Literal["issue_quote"] = "issue_quote"
     request_id: Id = Field(description="The quote request answered.")
     lines: list[QuoteLine] = Field(min_length=1, max_length=50, description="Priced lines.")
@@ -63,6 +64,7 @@ class AcceptQuote(VCPAction):
 
     roles = BUYER
     group = "quotes"
+    one_shot = True
     kind: Literal["accept_quote"] = "accept_quote"
     quote_id: Id = Field(description="The quote accepted.")
 
@@ -86,6 +88,7 @@ class AuthorizePayment(VCPAction):
 
     roles = BUYER
     group = "checkout"
+    one_shot = True
     kind: Literal["authorize_payment"] = "authorize_payment"
     order_id: Id = Field(description="The order paid.")
     amount: PositiveMoney = Field(description="Amount in cents; must equal the order total.")
@@ -99,6 +102,7 @@ class CapturePayment(VCPAction):
 
     roles = MERCHANT
     group = "checkout"
+    one_shot = True
     kind: Literal["capture_payment"] = "capture_payment"
     payment_id: Id = Field(description="The authorised payment.")
     amount: PositiveMoney = Field(description="Amount in cents, at most the authorised amount.")
@@ -111,6 +115,7 @@ class VoidAuthorization(VCPAction):
     """Release an authorisation that was not captured."""
 
     group = "checkout"
+    one_shot = True
     kind: Literal["void_authorization"] = "void_authorization"
     payment_id: Id = Field(description="The authorised payment.")
 
@@ -120,6 +125,7 @@ class ConfirmOrder(VCPAction):
 
     roles = MERCHANT
     group = "checkout"
+    one_shot = True
     kind: Literal["confirm_order"] = "confirm_order"
     order_id: Id = Field(description="The order confirmed.")
 

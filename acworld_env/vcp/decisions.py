@@ -16,6 +16,7 @@ class ClassifyEvent(VCPAction):
     """Decide what a delivered market event (webhook, certificate, notice) is, and whether to apply it."""
 
     group = "events"
+    one_shot = True
     kind: Literal["classify_event"] = "classify_event"
     event_id: Id = Field(description="The market event.")
     verdict: Literal["apply", "duplicate", "stale", "out_of_order", "foreign"] = Field(

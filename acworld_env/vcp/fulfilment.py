@@ -16,6 +16,7 @@ class AllocateInventory(VCPAction):
 
     roles = MERCHANT
     group = "fulfilment"
+    one_shot = True
     kind: Literal["allocate_inventory"] = "allocate_inventory"
     order_id: Id = Field(description="The order whose lines to reserve.")
     event_id: Id | None = Field(
@@ -39,6 +40,7 @@ class ShipOrder(VCPAction):
 
     roles = MERCHANT
     group = "fulfilment"
+    one_shot = True
     kind: Literal["ship_order"] = "ship_order"
     order_id: Id = Field(description="The order shipped.")
     carrier: ShortText = Field("standard", description="Carrier name.")
@@ -62,6 +64,7 @@ class ConfirmDelivery(VCPAction):
 
     roles = BUYER
     group = "fulfilment"
+    one_shot = True
     kind: Literal["confirm_delivery"] = "confirm_delivery"
     shipment_id: Id = Field(description="The shipment received.")
 

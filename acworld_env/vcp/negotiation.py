@@ -36,6 +36,7 @@ class AnswerQuestion(VCPAction):
     """Answer a question that was addressed to you."""
 
     group = "messaging"
+    one_shot = True
     kind: Literal["answer_question"] = "answer_question"
     in_reply_to: Id = Field(description="Id of the question message you answer.")
     text: Text = Field(description="The answer.")
@@ -67,6 +68,7 @@ class AcceptOffer(VCPAction):
     """Accept the counterparty's open offer: the price becomes a binding agreement."""
 
     group = "offers"
+    one_shot = True
     kind: Literal["accept_offer"] = "accept_offer"
     thread_id: Id = Field(description="The negotiation thread.")
 
@@ -75,6 +77,7 @@ class RejectOffer(VCPAction):
     """Reject the counterparty's open offer and close the thread."""
 
     group = "offers"
+    one_shot = True
     kind: Literal["reject_offer"] = "reject_offer"
     thread_id: Id = Field(description="The negotiation thread.")
     reason: ShortText | None = Field(None, description="Optional reason.")
@@ -84,6 +87,7 @@ class WithdrawOffer(VCPAction):
     """Withdraw your own open offer before the counterparty answers."""
 
     group = "offers"
+    one_shot = True
     kind: Literal["withdraw_offer"] = "withdraw_offer"
     thread_id: Id = Field(description="The negotiation thread.")
 

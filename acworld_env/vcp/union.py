@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
 from .aftersales import AFTERSALES
 from .authoring import AUTHORING
-from .base import Role, VCPAction
+from .base import Role, VCPAction, money_fields
 from .checkout import CHECKOUT
 from .decisions import DECISIONS
 from .fulfilment import FULFILMENT
@@ -25,6 +25,10 @@ TOOLS: dict[str, type[VCPAction]] = {t.model_fields["kind"].default: t for t in 
 """Every action type by its ``kind`` tag."""
 TERMINAL_KINDS: frozenset[str] = frozenset(k for k, t in TOOLS.items() if t.terminal)
 """Kinds that, once accepted, end the actor's episode (after one, every action is refused)."""
+QUERY_KINDS: frozenset[str] = frozenset(k for k, t in TOOLS.items() if t.readonly)
+"""Read-only kinds (searches, ``get_*``, ``list_*``): they never commit and are not business proposals."""
+ONE_SHOT_KINDS: frozenset[str] = frozenset(k for k, t in TOOLS.items() if t.one_shot)
+"""Kinds that, once accepted, make no sense again on the same record."""
 
 Action = Annotated[Union[ACTION_TYPES], Field(discriminator="kind")]  # noqa: UP007
 ACTION_ADAPTER: TypeAdapter[VCPAction] = TypeAdapter(Action)
@@ -219,6 +223,6 @@ def _validate(raw: dict[str, Any]) -> VCPAction | ParseError:
             code = "missing_field"
         elif first["type"] == "extra_forbidden":
             code = "unknown_field"
-        elif where in {"amount", "unit_price", "price", "total", "min_price", "max_price"}:
+        elif where in money_fields(TOOLS[kind]):
             code = "bad_money"
         return ParseError(code, f"{kind}: {where}: {first['msg']}")
