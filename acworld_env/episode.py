@@ -6,7 +6,6 @@ The environment and the command line both drive episodes through this class; it 
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
 from .core.taskspec import TaskError, TaskSpec, check_runnable
@@ -32,7 +31,9 @@ class Episode:
         check_runnable(task, kinds=KINDS)
         self.task = task
         if catalog is None and task.catalog:
-            catalog = shared_catalog(task.catalog)
+            from .catalog import open_catalog
+
+            catalog = open_catalog(task.catalog)
         pinned = task.initial_state.get("meta", {}).get("catalog_hash")
         if catalog is not None and pinned and catalog.content_hash != pinned:
             raise CatalogMismatch(f"task {task.task_id} was built on catalog {pinned[:12]}, but the catalog "
@@ -56,13 +57,24 @@ class Episode:
 
     # -- observation ---------------------------------------------------------
     def observe(self, actor: str) -> dict[str, Any]:
-        """The actor's role-private observation (consumes its unread inbox)."""
+        """The actor's role-private observation; its inbox holds the messages it has not acted on yet.
+
+        A pure read: observing twice gives the same observation. The messages count as delivered when
+        the actor acts (:meth:`act`, or a counterparty's turn), which takes them from its unread inbox.
+        """
         return observe(self.market, actor, request=self.requests.get(actor, _counterparty_request(self, actor)),
                        last=self.last.get(actor), step=self.steps.get(actor, 0), max_steps=self.task.max_steps)
 
     # -- acting ----------------------------------------------------------------
-    def act(self, actor: str, action: Any, meta: dict[str, Any] | None = None) -> StepResult:
-        """Submit one agent action, then let counterparties react and the clock move."""
+    def act(self, actor: str, action: Any, meta: dict[str, Any] | None = None, *,
+            seen: int | None = None) -> StepResult:
+        """Submit one agent action, then let counterparties react and the clock move.
+
+        The actor's unread messages are taken first: it acted on an observation showing them. ``seen``
+        says how many of them that observation showed when the caller knows (the environment: none if
+        the agent acted without observing); by default all.
+        """
+        self.market.take_unread(actor, seen)
         result = self.market.submit(actor, action, meta)
         self.last[actor] = result
         self.steps[actor] = self.steps.get(actor, 0) + 1
@@ -76,7 +88,9 @@ class Episode:
             if actor in self.market.finished:
                 continue
             for _ in range(MAX_COUNTERPARTY_ACTIONS):
-                action = policy.act(self.observe(actor))
+                obs = self.observe(actor)
+                self.market.take_unread(actor)
+                action = policy.act(obs)
                 if action is None:
                     break
                 self.last[actor] = self.market.submit(actor, action)
@@ -89,16 +103,6 @@ class Episode:
     def truncated(self, actor: str) -> bool:
         """The actor used up its step budget."""
         return self.steps.get(actor, 0) >= self.task.max_steps
-
-
-@cache
-def shared_catalog(name: str) -> Any:
-    """The named shipped catalog, opened read-only once per process and shared by every episode."""
-    from .catalog import Catalog, default_catalog_path
-
-    if name != "capability-v1":
-        raise KeyError(f"no shipped catalog named {name!r}")
-    return Catalog.open(default_catalog_path())
 
 
 def _counterparty_policy(task: TaskSpec, i: int) -> Any:

@@ -130,12 +130,20 @@ class Market:
         self.inboxes.setdefault(msg["to"], []).append(msg)
         return mid
 
-    def inbox(self, actor: str, *, mark_read: bool = True) -> list[dict]:
-        """Messages delivered to ``actor`` not yet shown; marks them read."""
-        fresh = [m for m in self.inboxes.get(actor, []) if not m["read"]]
-        if mark_read:
-            for m in fresh:
-                m["read"] = True
+    def inbox(self, actor: str) -> list[dict]:
+        """Copies of the messages delivered to ``actor`` that it has not taken yet. Changes nothing."""
+        return [dict(m) for m in self.inboxes.get(actor, []) if not m["read"]]
+
+    def take_unread(self, actor: str, count: int | None = None) -> list[dict]:
+        """Mark ``actor``'s unread messages (the first ``count`` of them, or all) read; return them (copies).
+
+        Called by whoever delivered an observation to the actor and lets it act on it (the
+        :class:`~acworld_env.episode.Episode`), so the next :meth:`inbox` starts after them and
+        ``get_inbox`` with ``unread_only`` leaves them out.
+        """
+        fresh = [m for m in self.inboxes.get(actor, []) if not m["read"]][:count]
+        for m in fresh:
+            m["read"] = True
         return [dict(m) for m in fresh]
 
     # -- the one path -----------------------------------------------------------

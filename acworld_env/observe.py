@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
 def observe(market: Market, actor: str, *, request: str, last: StepResult | None, step: int,
             max_steps: int) -> dict[str, Any]:
-    """Build ``actor``'s observation. Contains only its own mandate, inbox and results."""
+    """Build ``actor``'s observation: only its own mandate, unread inbox and results. Changes nothing."""
     inbox = market.inbox(actor)
     return {
         "actor": actor,

@@ -25,6 +25,7 @@ see :mod:`acworld_env.catalog.cli`. Generic JSONL/CSV columns are documented in
 :mod:`acworld_env.catalog.schema`, matching rules in :mod:`acworld_env.catalog.models`.
 
 Modules: ``models`` (Listing, SearchQuery, SearchPage), ``store`` (Catalog),
+``shared`` (:func:`open_catalog`: a task's catalog by name, opened once per process),
 ``search``/``colstore`` (query evaluation), ``schema``/``writer`` (file format,
 content hash, building), ``records`` (normalisation rules), ``ingest`` (Shopify
 dumps, JSONL/CSV), ``synth`` (deterministic generator and the ``capability-v1`` /
@@ -36,6 +37,7 @@ from __future__ import annotations
 from .errors import QUERY_ERROR_CODES, CatalogError, CatalogQueryError
 from .models import Listing, SearchPage, SearchQuery, parse_query
 from .resources import cache_dir, default_catalog_path
+from .shared import open_catalog
 from .store import Catalog
 
 __all__ = [
@@ -48,5 +50,6 @@ __all__ = [
     "SearchQuery",
     "cache_dir",
     "default_catalog_path",
+    "open_catalog",
     "parse_query",
 ]

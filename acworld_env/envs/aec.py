@@ -150,12 +150,10 @@ class AcworldAECEnv(AECEnv):
         self._walk: np.random.Generator | None = None
         self._order: list[int] = []
         self._cursor = -1
-        self._catalog: Any = None
         self.episode: Episode | None = None
         self.task: TaskSpec | None = None
         self.episode_seed = 0
         self.episode_count = 0
-        self._version = 0
         self._potential: ScorePotential | None = None
         self._meta: dict[str, Any] | None = None
 
@@ -217,14 +215,9 @@ class AcworldAECEnv(AECEnv):
     def _start(self, task: TaskSpec, seed: int) -> None:
         self._add_possible(task)
         agents = self._actors_of(task)
-        if task.catalog and self._catalog is None:
-            from ..catalog import Catalog, default_catalog_path
-
-            self._catalog = Catalog.open(default_catalog_path())
         self.task, self.episode_seed = task, seed
         self.episode_count += 1
-        self.episode = Episode(task, seed=seed, agents=agents if self.counterparties == "agents" else None,
-                               catalog=self._catalog if task.catalog else None)
+        self.episode = Episode(task, seed=seed, agents=agents if self.counterparties == "agents" else None)
         self.agents = list(agents)
         self.rewards = {a: 0.0 for a in agents}
         self._cumulative_rewards = {a: 0.0 for a in agents}
@@ -235,10 +228,9 @@ class AcworldAECEnv(AECEnv):
             role = task.initial_state["actors"][a]["role"]
             self._known[a] = Known(actor=a, role=role)
             self.action_space(a).bind(role, self._known[a])
-        self._unseen: dict[str, list[dict]] = {a: [] for a in agents}
-        self._raw: dict[str, dict] = {}
-        self._obs: dict[str, tuple[int, dict]] = {}
-        self._version, self._rendered = 0, 0
+        self._seen: dict[str, int] = {}
+        """Per agent, how many unread messages its latest observation showed (taken when it acts)."""
+        self._rendered = 0
         self._potential = potential = ScorePotential(task, self.reward_mode)  # type: ignore[arg-type]
         potential.score = score_episode(task, self.episode.market)
         self.infos = {a: self._info(a) for a in agents}
@@ -246,21 +238,9 @@ class AcworldAECEnv(AECEnv):
         self._skip_agent_selection = None
 
     def observe(self, agent: str) -> dict[str, Any]:
-        """The agent's observation (messages accumulate until the agent acts)."""
-        if self.episode is None:
-            raise RuntimeError("call reset() before observe()")
-        if agent not in self._unseen:
-            raise KeyError(f"{agent} is not an actor of this episode ({', '.join(self._unseen)})")
-        cached = self._obs.get(agent)
-        if cached is not None and cached[0] == self._version:
-            return cached[1]
-        raw = with_hints(self.episode.observe(agent), self.task, self.hints)
-        self._unseen[agent].extend(raw["inbox"])
-        raw["inbox"] = list(self._unseen[agent])
-        self._known[agent].feed(raw)
-        obs = encode_observation(raw, render_text(raw))
-        self._raw[agent], self._obs[agent] = raw, (self._version, obs)
-        return obs
+        """The agent's observation (messages accumulate until the agent acts). Observing twice gives the same."""
+        raw = self.raw_observation(agent)
+        return encode_observation(raw, render_text(raw))
 
     def step(self, action: Any) -> None:
         """Submit the selected agent's action; counterparties react; rewards and flags update."""
@@ -274,10 +254,9 @@ class AcworldAECEnv(AECEnv):
         parsed = parse_action(IDLE if action is None else action)
         if isinstance(parsed, VCPAction):
             self._known[agent].feed(action=parsed.model_dump(mode="json", exclude_none=True))
-        self._unseen[agent] = []
         meta, self._meta = self._meta, None
-        self.episode.act(agent, parsed if isinstance(parsed, VCPAction) else action, meta)
-        self._version += 1
+        self.episode.act(agent, parsed if isinstance(parsed, VCPAction) else action, meta,
+                         seen=self._seen.pop(agent, 0))
         evaluated = self.task.actor
         over = self.episode.finished(evaluated) or self.episode.truncated(evaluated)
         for a in self.agents:
@@ -322,14 +301,20 @@ class AcworldAECEnv(AECEnv):
         return self._known[agent].sync()
 
     def raw_observation(self, agent: str) -> dict[str, Any]:
-        """The structured observation behind the latest :meth:`observe` (do not mutate)."""
-        self.observe(agent)
-        return self._raw[agent]
+        """The structured observation behind :meth:`observe` (the dict a policy's ``act`` takes)."""
+        if self.episode is None:
+            raise RuntimeError("call reset() before observe()")
+        if agent not in self._known:
+            raise KeyError(f"{agent} is not an actor of this episode ({', '.join(self._known)})")
+        raw = with_hints(self.episode.observe(agent), self.task, self.hints)
+        self._known[agent].feed(raw)
+        self._seen[agent] = len(raw["inbox"])
+        return raw
 
     @property
     def version(self) -> int:
-        """Number of steps taken in this episode (observations are cached per version)."""
-        return self._version
+        """Number of steps taken in this episode (wrappers key their per-step caches on it)."""
+        return sum(self.episode.steps.values()) if self.episode is not None else 0
 
     @property
     def score(self) -> Any:
@@ -355,10 +340,7 @@ class AcworldAECEnv(AECEnv):
         return None
 
     def close(self) -> None:
-        """Release the shared catalog, if one was opened."""
-        if self._catalog is not None and hasattr(self._catalog, "close"):
-            self._catalog.close()
-        self._catalog = None
+        """Nothing to release: the catalog is shared by the process (see :func:`acworld_env.catalog.open_catalog`)."""
 
 
 def _as_task(task: TaskSpec | dict) -> TaskSpec:
