@@ -18,7 +18,7 @@ import json
 from typing import Any
 
 from ..episode import Episode
-from ..policies.registry import make_policy
+from ..policies.make import make_policy
 from ..tasks.spec import TaskSpec
 from ..vcp.union import QUERY_KINDS
 from .rollout import IDLE_ACTION
