@@ -39,7 +39,7 @@ def save_run(market: Any, out_dir: str | Path, **extra: Any) -> Path:
         log_path.unlink(missing_ok=True)
         log = CommitLog(log_path, durable=False)
         log.set_meta("initial_state", world.initial_state)
-        validations = [r["validation"] for r in market.trace.records if r["commit"] is not None]
+        validations = [r.validation.to_dict() for r in market.trace.records if r.commit is not None]
         log.append_many(world.commits, validations)
         log.seal()
         log.close()
@@ -49,7 +49,7 @@ def save_run(market: Any, out_dir: str | Path, **extra: Any) -> Path:
     run = {
         "state_digest": world.state_digest(), "event_digest": world.event_digest,
         "trace_digest": market.trace.digest, "commits": len(world.commits),
-        "proposals": sum(1 for r in market.trace.records if r["envelope"] is not None), **extra,
+        "proposals": sum(1 for r in market.trace.records if r.envelope is not None), **extra,
     }
     (out / RUN_FILE).write_text(json.dumps(run, indent=2, sort_keys=True) + "\n")
     return out
@@ -134,13 +134,13 @@ def verify_run(run_dir: str | Path) -> Verification:
         (rebuilt.event_digest == run.get("event_digest"), f"event-chain digest differs from the one in {RUN_FILE}"),
         (trace_digest == run.get("trace_digest"), f"{TRACE_FILE} digest differs from the one in {RUN_FILE}"),
     ]
-    traced = {r["commit"]: r for r in records if r.get("commit") is not None}
+    traced = {r.commit: r for r in records if r.commit is not None}
     for c in commits:
         rec = traced.get(c["seq"])
-        if rec is None or rec["validation"]["validation_id"] != c["validation_id"] or not rec["validation"]["accepted"]:
+        if rec is None or rec.validation.validation_id != c["validation_id"] or not rec.validation.accepted:
             checks.append((False, f"commit {c['seq']}: no accepted validation in the trace cites it"))
             break
-        if rec["actor"] != c["actor"]:
+        if rec.actor != c["actor"]:
             checks.append((False, f"commit {c['seq']}: actor binding broken"))
             break
     checks.extend((False, p) for p in lineage)

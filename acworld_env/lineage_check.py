@@ -15,10 +15,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from .trace import TraceRecord
 from .world import canonical
 
 
-def lineage_problems(records: list[dict[str, Any]], commits: list[dict[str, Any]],
+def lineage_problems(records: list[TraceRecord], commits: list[dict[str, Any]],
                      validations: dict[str, dict[str, Any]], proposals: Any, seed: Any = None) -> list[str]:
     """Every disagreement between the trace and the commit log, most precise first (empty when consistent).
 
@@ -32,44 +33,44 @@ def lineage_problems(records: list[dict[str, Any]], commits: list[dict[str, Any]
     return problems
 
 
-def _seed_problems(records: list[dict[str, Any]], seed: int) -> list[str]:
+def _seed_problems(records: list[TraceRecord], seed: int) -> list[str]:
     for rec in records:
-        env = rec.get("envelope")
+        env = rec.envelope
         if isinstance(env, dict) and env.get("envelope_id") != f"env-{seed}-{env.get('seq', 0):05d}":
-            return [f"trace record {rec.get('n')}: proposal {env.get('envelope_id')!r} was not made in an "
+            return [f"trace record {rec.n}: proposal {env.get('envelope_id')!r} was not made in an "
                     f"episode with seed {seed} (the seed in run.json)"]
     return []
 
 
-def _commit_problems(records: list[dict[str, Any]], commits: list[dict[str, Any]],
+def _commit_problems(records: list[TraceRecord], commits: list[dict[str, Any]],
                      validations: dict[str, dict[str, Any]]) -> list[str]:
     by_seq = {c["seq"]: c for c in commits}
     cited: dict[int, Any] = {}
     for rec in records:
-        seq = rec.get("commit")
+        seq = rec.commit
         if seq is None:
             continue
-        n, val = rec.get("n"), rec.get("validation") or {}
-        if not val.get("accepted"):
+        n, val = rec.n, rec.validation
+        if not val.accepted:
             return [f"trace record {n} claims commit {seq}, but its validation "
-                    f"{val.get('validation_id')} rejected the action"]
+                    f"{val.validation_id} rejected the action"]
         commit = by_seq.get(seq)
         if commit is None:
             return [f"trace record {n}: cites commit {seq}, which is not in commits.sqlite"]
         if seq in cited:
             return [f"trace records {cited[seq]} and {n} both claim commit {seq}"]
         cited[seq] = n
-        if commit["validation_id"] != val.get("validation_id"):
+        if commit["validation_id"] != val.validation_id:
             return [f"trace record {n}: commit {seq} cites validation {commit['validation_id']}, "
-                    f"the record holds {val.get('validation_id')}"]
-        if commit["actor"] != rec.get("actor"):
+                    f"the record holds {val.validation_id}"]
+        if commit["actor"] != rec.actor:
             return [f"trace record {n}: actor binding broken (commit {seq} is by {commit['actor']!r})"]
         body = commit["body"]
         checks = [
-            (canonical(rec.get("delta")) == canonical(body.get("delta")),
+            (canonical(rec.delta) == canonical(body.get("delta")),
              "its events or state delta differ from the trace record that cites it"),
-            (rec.get("round") == body.get("round"), "its round differs from the trace record that cites it"),
-            (canonical(val) == canonical(validations.get(body.get("validation_id"), {})),
+            (rec.round == body.get("round"), "its round differs from the trace record that cites it"),
+            (canonical(val.to_dict()) == canonical(validations.get(body.get("validation_id"), {})),
              "its stored validation differs from the one in the trace record that cites it"),
         ]
         for ok, what in checks:
@@ -78,8 +79,8 @@ def _commit_problems(records: list[dict[str, Any]], commits: list[dict[str, Any]
     return []
 
 
-def _numbering_problems(records: list[dict[str, Any]], proposals: Any) -> list[str]:
-    seqs = [rec["envelope"].get("seq") for rec in records if isinstance(rec.get("envelope"), dict)]
+def _numbering_problems(records: list[TraceRecord], proposals: Any) -> list[str]:
+    seqs = [rec.envelope.get("seq") for rec in records if isinstance(rec.envelope, dict)]
     for i, seq in enumerate(seqs):
         expected = i + 1
         if seq != expected:

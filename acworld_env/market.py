@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .cip import Outcome, Platform
+from .trace import Trace, Validation
 from .vcp import Envelope, Role, VCPAction, parse_action
 from .vcp.union import TERMINAL_KINDS, plain_record
 from .world import CommitLog, TransitionError, World
@@ -65,8 +66,6 @@ class Market:
         seed: int = 0,
         log: CommitLog | None = None,
     ) -> None:
-        from .trace import Trace
-
         self.seed = seed
         self.world = World(initial_state, log=log)
         self.round = 0
@@ -107,20 +106,19 @@ class Market:
     def _deliver_due(self) -> None:
         while self.schedule and self.schedule[0]["round"] <= self.round:
             item = self.schedule.pop(0)
-            validation = {"validation_id": f"val-sched-{item['id']}", "actor": MARKET_ACTOR,
-                          "kind": "scheduled_event", "accepted": True, "code": "ok",
-                          "message": "scheduled market event", "envelope_id": f"sched-{item['id']}"}
+            validation = Validation(validation_id=f"val-sched-{item['id']}", envelope_id=f"sched-{item['id']}",
+                                    actor=MARKET_ACTOR, kind="scheduled_event", accepted=True, code="ok",
+                                    message="scheduled market event")
             commit = None
             if item.get("events"):
-                commit = self.world.commit(MARKET_ACTOR, validation, item["events"], self.round)
+                commit = self.world.commit(MARKET_ACTOR, validation.to_dict(), item["events"], self.round)
             for notice in item.get("notices", []):
                 self._deliver(MARKET_ACTOR, notice)
-            self.trace.append({
-                "round": self.round, "actor": MARKET_ACTOR, "role": "market", "envelope": None,
-                "action": {"kind": "scheduled_event", "id": item["id"]}, "validation": validation,
-                "evidence": [], "commit": commit["seq"] if commit else None,
-                "delta": commit["body"]["delta"] if commit else [], "result": None, "replayed": False,
-            })
+            self.trace.append(
+                round=self.round, actor=MARKET_ACTOR, role="market", envelope=None,
+                action={"kind": "scheduled_event", "id": item["id"]}, validation=validation,
+                commit=commit["seq"] if commit else None, delta=commit["body"]["delta"] if commit else [],
+            )
 
     # -- messaging --------------------------------------------------------------
     def _deliver(self, sender: str, notice: dict) -> str:
@@ -178,16 +176,16 @@ class Market:
         else:
             outcome = self.platform.validate(self.world.state, envelope, action)
             outcome_accepted, code, message = outcome.accepted, outcome.code, outcome.message
-        validation = {"validation_id": vid, "envelope_id": envelope.envelope_id, "actor": actor,
-                      "kind": kind, "accepted": outcome_accepted, "code": code, "message": message}
+        validation = Validation(validation_id=vid, envelope_id=envelope.envelope_id, actor=actor, kind=kind,
+                                accepted=outcome_accepted, code=code, message=message)
         commit = None
         if outcome is not None and outcome.accepted and outcome.events:
             try:
-                commit = self.world.commit(actor, validation, outcome.events, self.round)
+                commit = self.world.commit(actor, validation.to_dict(), outcome.events, self.round)
             except TransitionError as exc:  # a rule let through what the World refuses: reject, don't crash
                 outcome = Outcome(False, "transition_refused", f"the World refused the events: {exc}")
                 outcome_accepted, code, message = False, outcome.code, outcome.message
-                validation.update(accepted=False, code=code, message=message)
+                validation = validation.refused(code, message)
         if outcome is not None and outcome.accepted:
             for notice in outcome.notices:
                 self._deliver(actor, notice)
@@ -202,14 +200,14 @@ class Market:
         )
         if parsed:
             self.platform.remember(envelope, action, step.to_dict())
-        self.trace.append({
-            "round": self.round, "actor": actor, "role": envelope.role.value if envelope.role else None,
-            "envelope": envelope.model_dump(mode="json"),
-            "action": action.model_dump(mode="json", exclude_none=True) if parsed else _raw_repr(raw),
-            "validation": validation, "evidence": step.evidence,
-            "commit": step.commit_seq, "delta": commit["body"]["delta"] if commit else [],
-            "result": step.result, "replayed": False, **({"meta": meta} if meta else {}),
-        })
+        self.trace.append(
+            round=self.round, actor=actor, role=envelope.role.value if envelope.role else None,
+            envelope=envelope.model_dump(mode="json"),
+            action=action.model_dump(mode="json", exclude_none=True) if parsed else _raw_repr(raw),
+            validation=validation, evidence=step.evidence,
+            commit=step.commit_seq, delta=commit["body"]["delta"] if commit else [],
+            result=step.result, meta=meta,
+        )
         return step
 
     def _finished_refusal(self, actor: str) -> tuple[str, str] | None:
@@ -225,19 +223,19 @@ class Market:
 
     def _record_replay(self, envelope: Envelope, action: VCPAction, original: dict, vid: str,
                        meta: dict[str, Any] | None) -> StepResult:
-        validation = {"validation_id": vid, "envelope_id": envelope.envelope_id, "actor": envelope.actor,
-                      "kind": action.kind, "accepted": original["accepted"], "code": "idempotent_replay",
-                      "message": f"same key and payload as {original['validation_id']}; original result returned"}
-        step = StepResult(envelope, original["accepted"], "idempotent_replay", validation["message"],
+        validation = Validation(
+            validation_id=vid, envelope_id=envelope.envelope_id, actor=envelope.actor, kind=action.kind,
+            accepted=original["accepted"], code="idempotent_replay",
+            message=f"same key and payload as {original['validation_id']}; original result returned")
+        step = StepResult(envelope, original["accepted"], "idempotent_replay", validation.message,
                           action.kind, result=original["result"], commit_seq=None, replayed=True,
                           validation_id=vid)
-        self.trace.append({
-            "round": self.round, "actor": envelope.actor, "role": envelope.role.value if envelope.role else None,
-            "envelope": envelope.model_dump(mode="json"),
-            "action": action.model_dump(mode="json", exclude_none=True), "validation": validation,
-            "evidence": [], "commit": None, "delta": [], "result": original["result"], "replayed": True,
-            "original_validation": original["validation_id"], **({"meta": meta} if meta else {}),
-        })
+        self.trace.append(
+            round=self.round, actor=envelope.actor, role=envelope.role.value if envelope.role else None,
+            envelope=envelope.model_dump(mode="json"),
+            action=action.model_dump(mode="json", exclude_none=True), validation=validation,
+            result=original["result"], replayed=True, original_validation=original["validation_id"], meta=meta,
+        )
         return step
 
 

@@ -1,26 +1,165 @@
-"""The lineage trace: one hash-chained record per decision, accepted or rejected."""
+"""The lineage trace: one hash-chained record per decision, accepted or rejected.
+
+A record is a :class:`TraceRecord` (its validation a :class:`Validation`), built in one
+place, :meth:`Trace.append`, and read by typed attribute. Its JSON form
+(:meth:`TraceRecord.to_dict`) is what ``trace.jsonl`` holds and what the chain hashes:
+canonical JSON with sorted keys, so the type changes no byte of any saved run.
+"""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from .world.digest import GENESIS, chain
+
+_VALIDATION_KEYS = ("validation_id", "envelope_id", "actor", "kind", "accepted", "code", "message")
+_RECORD_KEYS = ("n", "round", "actor", "role", "envelope", "action", "validation", "evidence", "commit",
+                "delta", "result", "replayed", "prev", "hash")
+_OPTIONAL_KEYS = ("original_validation", "meta")
+"""Keys written only when set: a replay's ``original_validation``, a decision's ``meta``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Validation:
+    """The platform's verdict on one proposal (also stored, as JSON, beside the commit it allows)."""
+
+    validation_id: str
+    envelope_id: str
+    actor: str
+    kind: str | None
+    accepted: bool
+    code: str
+    message: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form, as written in the trace and the commit log."""
+        return {k: getattr(self, k) for k in _VALIDATION_KEYS}
+
+    def refused(self, code: str, message: str) -> Validation:
+        """The same validation, turned into a rejection."""
+        return replace(self, accepted=False, code=code, message=message)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Validation:
+        """From JSON; missing keys take empty defaults (hand-built test records name only what they need)."""
+        return cls(validation_id=data.get("validation_id", ""), envelope_id=data.get("envelope_id", ""),
+                   actor=data.get("actor", ""), kind=data.get("kind"), accepted=data.get("accepted", False),
+                   code=data.get("code", ""), message=data.get("message", ""))
+
+
+@dataclass(frozen=True, slots=True)
+class TraceRecord:
+    """One sealed lineage record: who proposed what, the verdict, what it committed, and its chain links.
+
+    ``envelope`` and ``action`` are the JSON forms of the VCP envelope and the proposed action
+    (``{"unparsed": ...}`` for input that did not parse; ``None`` envelope for a scheduled market
+    event). ``commit`` is the seq of the commit it caused, ``delta`` that commit's state delta.
+    ``original_validation`` is set on idempotent replays only, ``meta`` (model usage) only when given.
+    """
+
+    n: int
+    round: int
+    actor: str
+    role: str | None
+    envelope: dict[str, Any] | None
+    action: dict[str, Any]
+    validation: Validation
+    evidence: list[str]
+    commit: int | None
+    delta: list[Any]
+    result: Any
+    replayed: bool
+    prev: str
+    hash: str
+    original_validation: str | None = None
+    meta: dict[str, Any] | None = None
+
+    @property
+    def kind(self) -> str | None:
+        """The proposed action's kind (None for input that did not parse)."""
+        return self.action.get("kind") if isinstance(self.action, dict) else None
+
+    @property
+    def accepted(self) -> bool:
+        """Whether the platform accepted the proposal."""
+        return bool(self.validation.accepted)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form: the line written to ``trace.jsonl`` (optional keys only when set)."""
+        out = {k: getattr(self, k) for k in _RECORD_KEYS}
+        out["validation"] = self.validation.to_dict()
+        for k in _OPTIONAL_KEYS:
+            if getattr(self, k) is not None:
+                out[k] = getattr(self, k)
+        return out
+
+    def body(self) -> dict[str, Any]:
+        """What the chain hashes: the JSON form without ``hash``."""
+        out = self.to_dict()
+        del out["hash"]
+        return out
+
+    def __getitem__(self, key: str) -> Any:
+        """The JSON form's value (for readers of the written shape, such as tests); code reads attributes."""
+        return self.to_dict()[key]
+
+    def __contains__(self, key: object) -> bool:
+        """Whether the JSON form has ``key`` (``"meta" in record``)."""
+        return key in self.to_dict()
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """The JSON form's value, or ``default``."""
+        return self.to_dict().get(key, default)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> TraceRecord:
+        """From JSON; missing keys take empty defaults (see :func:`read_trace` for the strict form)."""
+        val = data.get("validation")
+        return cls(
+            n=data.get("n", 0), round=data.get("round", 0), actor=data.get("actor", ""), role=data.get("role"),
+            envelope=data.get("envelope"), action=data.get("action", {}),
+            validation=val if isinstance(val, Validation) else Validation.from_dict(val or {}),
+            evidence=data.get("evidence", []), commit=data.get("commit"), delta=data.get("delta", []),
+            result=data.get("result"), replayed=data.get("replayed", False), prev=data.get("prev", ""),
+            hash=data.get("hash", ""), original_validation=data.get("original_validation"), meta=data.get("meta"),
+        )
+
+
+def as_record(record: TraceRecord | Mapping[str, Any]) -> TraceRecord:
+    """A record as :class:`TraceRecord` (a JSON-shaped dict is converted)."""
+    return record if isinstance(record, TraceRecord) else TraceRecord.from_dict(record)
+
+
+def as_records(records: Iterable[TraceRecord | Mapping[str, Any]]) -> list[TraceRecord]:
+    """Every record as :class:`TraceRecord`."""
+    return [as_record(r) for r in records]
 
 
 class Trace:
     """Ordered lineage records. Each record carries ``prev`` and ``hash`` links of a chain."""
 
     def __init__(self) -> None:
-        self.records: list[dict[str, Any]] = []
+        self.records: list[TraceRecord] = []
         self.head = GENESIS
 
-    def append(self, record: dict[str, Any]) -> dict[str, Any]:
-        """Seal and store a record; return it."""
-        record = {**record, "n": len(self.records) + 1, "prev": self.head}
-        record["hash"] = chain(self.head, record)
-        self.head = record["hash"]
+    def append(self, *, round: int, actor: str, role: str | None, envelope: dict[str, Any] | None,
+               action: dict[str, Any], validation: Validation, evidence: list[str] | None = None,
+               commit: int | None = None, delta: list[Any] | None = None, result: Any = None,
+               replayed: bool = False, original_validation: str | None = None,
+               meta: dict[str, Any] | None = None) -> TraceRecord:
+        """Build, seal and store the next record; return it. The one constructor of lineage records."""
+        record = TraceRecord(
+            n=len(self.records) + 1, round=round, actor=actor, role=role, envelope=envelope, action=action,
+            validation=validation, evidence=evidence if evidence is not None else [], commit=commit,
+            delta=delta if delta is not None else [], result=result, replayed=replayed, prev=self.head,
+            hash="", original_validation=original_validation, meta=meta or None,
+        )
+        record = replace(record, hash=chain(self.head, record.body()))
+        self.head = record.hash
         self.records.append(record)
         return record
 
@@ -33,37 +172,50 @@ class Trace:
         """Write as JSONL."""
         with open(path, "w", encoding="utf-8") as fh:
             for rec in self.records:
-                fh.write(json.dumps(rec, sort_keys=True, ensure_ascii=False) + "\n")
+                fh.write(json.dumps(rec.to_dict(), sort_keys=True, ensure_ascii=False) + "\n")
 
 
 class TraceError(ValueError):
     """A trace file is unreadable or its chain is broken."""
 
 
-def read_trace(path: str | Path) -> list[dict[str, Any]]:
-    """Read a JSONL trace, naming the line of any corruption."""
+def read_trace(path: str | Path) -> list[TraceRecord]:
+    """Read a JSONL trace, naming the line of any corruption or of a line that is not a lineage record."""
     records = []
     with open(path, encoding="utf-8") as fh:
         for lineno, line in enumerate(fh, start=1):
             if not line.strip():
                 continue
             try:
-                records.append(json.loads(line))
+                data = json.loads(line)
             except json.JSONDecodeError as exc:
                 raise TraceError(f"{path}: line {lineno}: not JSON ({exc.msg})") from exc
             except RecursionError:
                 raise TraceError(f"{path}: line {lineno}: nested too deeply to be a trace record") from None
-            if not isinstance(records[-1], dict):
+            if not isinstance(data, dict):
                 raise TraceError(f"{path}: line {lineno}: not a JSON object")
+            records.append(_strict_record(data, f"{path}: line {lineno}"))
     return records
 
 
-def verify_trace(records: list[dict[str, Any]]) -> str:
+def _strict_record(data: dict[str, Any], where: str) -> TraceRecord:
+    """A record read back exactly: every key known and present, so its JSON form is the line read."""
+    val = data.get("validation")
+    keys, need = set(data), set(_RECORD_KEYS)
+    if not need <= keys or not keys <= need | set(_OPTIONAL_KEYS) or not isinstance(val, dict) \
+            or set(val) != set(_VALIDATION_KEYS):
+        raise TraceError(f"{where}: not a lineage record (keys {', '.join(sorted(keys))})")
+    record = TraceRecord.from_dict(data)
+    if record.to_dict() != data:
+        raise TraceError(f"{where}: not a lineage record (an optional key is present but null)")
+    return record
+
+
+def verify_trace(records: list[TraceRecord]) -> str:
     """Check the chain; return its head digest or raise :class:`TraceError` naming the record."""
     head = GENESIS
     for i, rec in enumerate(records, start=1):
-        body = {k: v for k, v in rec.items() if k != "hash"}
-        if rec.get("n") != i or rec.get("prev") != head or chain(head, body) != rec.get("hash"):
+        if rec.n != i or rec.prev != head or chain(head, rec.body()) != rec.hash:
             raise TraceError(f"trace record {i}: changed, dropped, reordered or inserted")
-        head = rec["hash"]
+        head = rec.hash
     return head

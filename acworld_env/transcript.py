@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .core.money import format_money
+from .trace import TraceRecord
 
 _MONEY_FIELDS = ("unit_price", "amount", "total", "price")
 
@@ -21,14 +22,14 @@ def describe_action(action: dict[str, Any]) -> str:
     return f"{kind}({', '.join(parts)})"
 
 
-def transcript_lines(records: list[dict[str, Any]]) -> list[str]:
+def transcript_lines(records: list[TraceRecord]) -> list[str]:
     """One line per lineage record."""
     lines = []
     for r in records:
-        v = r["validation"]
-        verdict = "accepted" if v["accepted"] else f"REJECTED {v['code']}: {v['message']}"
-        if r.get("replayed"):
+        v = r.validation
+        verdict = "accepted" if v.accepted else f"REJECTED {v.code}: {v.message}"
+        if r.replayed:
             verdict = "replayed (idempotent)"
-        commit = f" -> commit #{r['commit']}" if r["commit"] is not None else ""
-        lines.append(f"[round {r['round']:>2}] {r['actor']:<12} {describe_action(r['action'])}  {verdict}{commit}")
+        commit = f" -> commit #{r.commit}" if r.commit is not None else ""
+        lines.append(f"[round {r.round:>2}] {r.actor:<12} {describe_action(r.action)}  {verdict}{commit}")
     return lines

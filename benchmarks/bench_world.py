@@ -209,8 +209,8 @@ def main(argv: list[str] | None = None) -> int:
         n = len(mw.commits)
         print(f"\n[market] {len(candidates)} settlements = {n} commits via Market.submit in {dt:.3f} s: "
               f"{n / dt:,.0f} commits/s, {len(candidates) / dt:,.0f} settlements/s")
-        mvals = {r["validation"]["validation_id"]: r["validation"] for r in market.trace.records
-                 if r["commit"] is not None}
+        mvals = {r.validation.validation_id: r.validation.to_dict() for r in market.trace.records
+                 if r.commit is not None}
         times, match = time_reconstruct(mw.initial_state, mw.commits, mvals, args.runs, mw)
         print(f"[market] reconstruct {n} commits ({args.runs} runs): {spread(times)}")
         print(f"[market] digests match: {match}  state {mw.state_digest()[:16]}  events {mw.event_digest[:16]}")

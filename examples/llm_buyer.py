@@ -63,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
     records = rollout.episode.market.trace.records
     for line in transcript_lines(records):
         print(line)
-    metas = [r["meta"] for r in records if r.get("meta")]
+    metas = [r.meta for r in records if r.meta]
     tokens_in = sum(m.get("input_tokens") or 0 for m in metas)
     tokens_out = sum(m.get("output_tokens") or 0 for m in metas)
     costs = [m.get("cost_usd") for m in metas]

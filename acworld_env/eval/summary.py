@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..scoring import LOSS_GROUPS, STAGES
+from ..trace import TraceRecord
 
 RESULT_FIELDS = ["task_id", "repeat", "seed", "family", "capability", "role", "status", "score", "full_credit",
                  "loss_group", "reason", "calls", "input_tokens", "output_tokens", "latency_s", "cost_usd",
@@ -21,11 +22,11 @@ LOSS_COLUMNS = (*LOSS_GROUPS, "Mixed")
 USAGE_KEYS = ("calls", "input_tokens", "output_tokens", "latency_s", "cost_usd")
 
 
-def usage_from_trace(records: list[dict[str, Any]], actor: str) -> dict[str, float]:
+def usage_from_trace(records: list[TraceRecord], actor: str) -> dict[str, float]:
     """Model usage of one run: calls, tokens, latency and cost summed over the actor's decisions."""
     out: dict[str, float] = {"calls": 0, "input_tokens": 0, "output_tokens": 0, "latency_s": 0.0, "cost_usd": 0.0}
     for r in records:
-        meta = r.get("meta") if r.get("actor") == actor else None
+        meta = r.meta if r.actor == actor else None
         if not meta:
             continue
         out["calls"] += int(meta.get("calls", 1))

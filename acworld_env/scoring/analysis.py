@@ -22,6 +22,7 @@ from typing import Any
 from rich.table import Table
 
 from ..artifacts import find_runs
+from ..trace import TraceRecord, as_records
 from ..vcp import TOOLS
 from ..world import canonical, sha256
 from .score import score_trace
@@ -89,17 +90,17 @@ class CollisionRow:
     runs: int
 
 
-def public_sequence(records: list[dict[str, Any]], actor: str) -> list[dict[str, Any]]:
+def public_sequence(records: Sequence[TraceRecord | dict[str, Any]], actor: str) -> list[dict[str, Any]]:
     """The actor's accepted business actions (kind and public payload), in order; queries left out."""
     drop = set(ENVELOPE_HINTS) | set(PRIVATE_FIELDS)
     out = []
-    for r in records:
-        if r["actor"] != actor or not r["validation"]["accepted"]:
+    for r in as_records(records):
+        if r.actor != actor or not r.accepted:
             continue
-        tool = TOOLS.get(r["action"].get("kind"))
+        tool = TOOLS.get(r.kind)
         if tool is None or tool.readonly:
             continue
-        out.append({k: v for k, v in r["action"].items() if k not in drop})
+        out.append({k: v for k, v in r.action.items() if k not in drop})
     return out
 
 
@@ -108,10 +109,11 @@ def project(art: RunArtifacts) -> dict[str, str]:
     return project_records(art.records, art.task.actor, art.state_digest)
 
 
-def project_records(records: list[dict[str, Any]], actor: str, state_digest: str) -> dict[str, str]:
+def project_records(records: Sequence[TraceRecord | dict[str, Any]], actor: str, state_digest: str) -> dict[str, str]:
     """The digest of a trace and final state under every view (for saved runs and live episodes alike)."""
+    records = as_records(records)
     seq = public_sequence(records, actor)
-    trace = [{k: v for k, v in r.items() if k not in TRACE_DERIVED} for r in records]
+    trace = [{k: v for k, v in r.to_dict().items() if k not in TRACE_DERIVED} for r in records]
     return {
         "final_state": state_digest,
         "final_action": sha256(canonical(seq[-1] if seq else None)),

@@ -8,27 +8,35 @@ from typing import Any
 
 from ..core.name_tables import register_in
 from ..core.taskspec import TaskSpec
+from ..trace import TraceRecord, as_records
 
 
 @dataclass(frozen=True)
 class ScoreInput:
-    """What every predicate sees: the task, the lineage records so far, and the World state."""
+    """What every predicate sees: the task, the lineage records so far, and the World state.
+
+    ``records`` may be given as JSON-shaped dicts (hand-built cases); they are converted to
+    :class:`~acworld_env.trace.TraceRecord` here, the one place.
+    """
 
     task: TaskSpec
-    records: list[dict[str, Any]]
+    records: list[TraceRecord]
     state: dict[str, Any]
 
-    def by(self, actor: str) -> list[dict[str, Any]]:
-        """Records of one actor's own proposals."""
-        return [r for r in self.records if r["actor"] == actor]
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "records", as_records(self.records))
 
-    def actions(self, actor: str, kind: str | None = None, *, accepted: bool | None = None) -> list[dict]:
+    def by(self, actor: str) -> list[TraceRecord]:
+        """Records of one actor's own proposals."""
+        return [r for r in self.records if r.actor == actor]
+
+    def actions(self, actor: str, kind: str | None = None, *, accepted: bool | None = None) -> list[TraceRecord]:
         """An actor's proposals, optionally of one kind and acceptance."""
         out = []
         for r in self.by(actor):
-            if kind is not None and r["action"].get("kind") != kind:
+            if kind is not None and r.kind != kind:
                 continue
-            if accepted is not None and r["validation"]["accepted"] != accepted:
+            if accepted is not None and r.validation.accepted != accepted:
                 continue
             out.append(r)
         return out

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from ..trace import TraceRecord
 from .kinds import ScoreInput, fraction, passed, predicate
 
 
-def _final(si: ScoreInput, actor: str) -> dict | None:
-    done = [r for r in si.by(actor) if r["validation"]["accepted"]
-            and r["action"].get("kind") in {"submit_answer", "abstain", "finish"}]
+def _final(si: ScoreInput, actor: str) -> TraceRecord | None:
+    done = [r for r in si.by(actor) if r.accepted
+            and r.kind in {"submit_answer", "abstain", "finish"}]
     return done[-1] if done else None
 
 
@@ -47,9 +48,9 @@ def constraints_in_every_query(si: ScoreInput, p: dict) -> tuple[float, dict]:
     searches = si.actions(p["actor"], "search_listings", accepted=True)
     if not searches:
         return 0.0, {"reason": "no search"}
-    ok = sum(1 for r in searches if _query_matches(r["action"], p["constraints"]))
+    ok = sum(1 for r in searches if _query_matches(r.action, p["constraints"]))
     credit, ev = fraction(ok, len(searches))
-    return credit, {**ev, "violating": [r["n"] for r in searches if not _query_matches(r["action"], p["constraints"])]}
+    return credit, {**ev, "violating": [r.n for r in searches if not _query_matches(r.action, p["constraints"])]}
 
 
 @predicate("searched")
@@ -63,13 +64,13 @@ def searched(si: ScoreInput, p: dict) -> tuple[float, dict]:
 def decisive_record_read(si: ScoreInput, p: dict) -> tuple[float, dict]:
     """The actor read the decisive record (e.g. the chosen listing) before its final decision."""
     final = _final(si, p["actor"])
-    limit = final["n"] if final else None
+    limit = final.n if final else None
     if limit is None:
         return 0.0, {"reason": "no decision"}
-    answer = final["action"].get("answer", {})
+    answer = final.action.get("answer", {})
     target = p.get("record") or answer.get(p.get("answer_field", "listing_id"))
-    reads = [r["n"] for r in si.by(p["actor"]) if r["n"] < limit and r["validation"]["accepted"]
-             and r["action"].get("kind") in set(p.get("via", ["get_listing"])) and target in r["evidence"]]
+    reads = [r.n for r in si.by(p["actor"]) if r.n < limit and r.accepted
+             and r.kind in set(p.get("via", ["get_listing"])) and target in r.evidence]
     return passed(bool(reads), record=target, read_at=reads)
 
 
@@ -77,19 +78,19 @@ def decisive_record_read(si: ScoreInput, p: dict) -> tuple[float, dict]:
 def answer_in_set(si: ScoreInput, p: dict) -> tuple[float, dict]:
     """The answer's field names an item of the oracle's accepted set."""
     final = _final(si, p["actor"])
-    if final is None or final["action"].get("kind") != "submit_answer":
+    if final is None or final.kind != "submit_answer":
         return 0.0, {"reason": "no answer"}
-    value = final["action"]["answer"].get(p.get("field", "listing_id"))
-    return passed(value in set(p["accepted"]), answered=value, record=final["n"])
+    value = final.action["answer"].get(p.get("field", "listing_id"))
+    return passed(value in set(p["accepted"]), answered=value, record=final.n)
 
 
 @predicate("answer_fields_equal")
 def answer_fields_equal(si: ScoreInput, p: dict) -> tuple[float, dict]:
     """Share of expected answer fields the final answer got exactly right."""
     final = _final(si, p["actor"])
-    if final is None or final["action"].get("kind") != "submit_answer":
+    if final is None or final.kind != "submit_answer":
         return 0.0, {"reason": "no answer"}
-    answer = final["action"]["answer"]
+    answer = final.action["answer"]
     right = [k for k, v in p["expected"].items() if answer.get(k) == v]
     return fraction(len(right), len(p["expected"]), wrong=sorted(set(p["expected"]) - set(right)))
 
@@ -98,17 +99,17 @@ def answer_fields_equal(si: ScoreInput, p: dict) -> tuple[float, dict]:
 def abstained(si: ScoreInput, p: dict) -> tuple[float, dict]:
     """The actor abstained (nothing was feasible) and bought nothing."""
     final = _final(si, p["actor"])
-    bought = [r["n"] for r in si.actions(p["actor"], "place_order", accepted=True)]
-    ok = final is not None and final["action"].get("kind") == "abstain" and not bought
-    return passed(ok, final=final["n"] if final else None, orders=bought)
+    bought = [r.n for r in si.actions(p["actor"], "place_order", accepted=True)]
+    ok = final is not None and final.kind == "abstain" and not bought
+    return passed(ok, final=final.n if final else None, orders=bought)
 
 
 @predicate("decided")
 def decided(si: ScoreInput, p: dict) -> tuple[float, dict]:
     """The actor ended with a (non-abstaining) decision."""
     final = _final(si, p["actor"])
-    ok = final is not None and final["action"].get("kind") in set(p.get("kinds", ["submit_answer", "finish"]))
-    return passed(ok, final=final["n"] if final else None)
+    ok = final is not None and final.kind in set(p.get("kinds", ["submit_answer", "finish"]))
+    return passed(ok, final=final.n if final else None)
 
 
 @predicate("events_classified")
@@ -153,9 +154,9 @@ def claim_matches_record(si: ScoreInput, p: dict) -> tuple[float, dict]:
     that holds the record id, and a dotted ``path``) or a ``value`` from the task's oracle.
     """
     final = _final(si, p["actor"])
-    if final is None or final["action"].get("kind") != "submit_answer":
+    if final is None or final.kind != "submit_answer":
         return 0.0, {"reason": "no answer"}
-    answer = final["action"]["answer"]
+    answer = final.action["answer"]
     claimed = answer.get(p["field"])
     if "value" in p:
         truth = p["value"]
@@ -163,7 +164,7 @@ def claim_matches_record(si: ScoreInput, p: dict) -> tuple[float, dict]:
         key = p.get("key") or answer.get(p.get("key_field", "listing_id"))
         truth = _lookup(si.state[p["table"]].get(str(key)), p["path"])
     return passed(claimed is not None and claimed == truth, claimed=claimed, authoritative=truth,
-                  record=final["n"])
+                  record=final.n)
 
 
 @predicate("listing_claims_truthful")
@@ -204,7 +205,7 @@ def attempts_at_most(si: ScoreInput, p: dict) -> tuple[float, dict]:
     """The actor proposed the effect action at most ``max`` times per object (accepted or not)."""
     counts: dict[str, int] = {}
     for r in si.actions(p["actor"], p["kind"]):
-        key = r["action"].get(p["field"])
+        key = r.action.get(p["field"])
         counts[key] = counts.get(key, 0) + 1
     over = {k: n for k, n in counts.items() if n > p.get("max", 1)}
     return passed(not over, attempts=counts)
@@ -213,7 +214,7 @@ def attempts_at_most(si: ScoreInput, p: dict) -> tuple[float, dict]:
 @predicate("commits_in_order")
 def commits_in_order(si: ScoreInput, p: dict) -> tuple[float, dict]:
     """The actor's accepted effects on the listed objects happened in the listed order."""
-    seen = [r["action"].get(p["field"]) for r in si.actions(p["actor"], p["kind"], accepted=True)]
+    seen = [r.action.get(p["field"]) for r in si.actions(p["actor"], p["kind"], accepted=True)]
     seen = [k for k in seen if k in p["order"]]
     first = list(dict.fromkeys(seen))
     want = [k for k in p["order"] if k in first]
@@ -223,5 +224,5 @@ def commits_in_order(si: ScoreInput, p: dict) -> tuple[float, dict]:
 @predicate("accepted_not_before")
 def accepted_not_before(si: ScoreInput, p: dict) -> tuple[float, dict]:
     """Every accepted effect of the kind happened at or after round ``round`` (e.g. a fresh certificate)."""
-    early = [r["n"] for r in si.actions(p["actor"], p["kind"], accepted=True) if r["round"] < p["round"]]
+    early = [r.n for r in si.actions(p["actor"], p["kind"], accepted=True) if r.round < p["round"]]
     return passed(not early, early_records=early)

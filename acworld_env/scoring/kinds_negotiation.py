@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..trace import TraceRecord
 from .kinds import ScoreInput, passed, predicate
 
 OFFER_KINDS = frozenset({"propose_offer", "counter_offer"})
@@ -39,13 +40,12 @@ def inside(p: dict[str, Any], price: int) -> bool:
     return price >= p["min_unit_price"]
 
 
-def _kind(r: dict[str, Any]) -> str | None:
-    action = r.get("action")
-    return action.get("kind") if isinstance(action, dict) else None
+def _kind(r: TraceRecord) -> str | None:
+    return r.kind
 
 
-def _accepted(r: dict[str, Any]) -> bool:
-    return bool(r["validation"]["accepted"])
+def _accepted(r: TraceRecord) -> bool:
+    return r.accepted
 
 
 def _agreed(si: ScoreInput, listing_id: str) -> list[tuple[str, int]]:
@@ -53,9 +53,9 @@ def _agreed(si: ScoreInput, listing_id: str) -> list[tuple[str, int]]:
             if thr["listing"] == listing_id and thr["agreed_price"] is not None]
 
 
-def _offers_inside(si: ScoreInput, p: dict[str, Any]) -> list[dict[str, Any]]:
+def _offers_inside(si: ScoreInput, p: dict[str, Any]) -> list[TraceRecord]:
     return [r for r in si.by(p["actor"]) if _kind(r) in OFFER_KINDS and _accepted(r)
-            and isinstance(r["action"].get("unit_price"), int) and inside(p, r["action"]["unit_price"])]
+            and isinstance(r.action.get("unit_price"), int) and inside(p, r.action["unit_price"])]
 
 
 @predicate("surplus_captured")
@@ -82,7 +82,7 @@ def offers_exchanged(si: ScoreInput, p: dict[str, Any]) -> tuple[float, dict[str
     """The actor made at least ``min`` accepted offers or counters inside its limit."""
     inside_limit = _offers_inside(si, p)
     need = int(p.get("min", 2))
-    return passed(len(inside_limit) >= need, offers=[r["n"] for r in inside_limit], needed=need)
+    return passed(len(inside_limit) >= need, offers=[r.n for r in inside_limit], needed=need)
 
 
 @predicate("courteous_exit")
@@ -99,14 +99,14 @@ def courteous_exit(si: ScoreInput, p: dict[str, Any]) -> tuple[float, dict[str, 
     offers = _offers_inside(si, p)
     if len(offers) < need:
         return passed(False, reason="walked away before a real exchange", offers=len(offers), needed=need)
-    after = offers[need - 1]["n"]
-    last_offer = max(r["n"] for r in si.by(p["actor"]) if _kind(r) in OFFER_KINDS and _accepted(r))
+    after = offers[need - 1].n
+    last_offer = max(r.n for r in si.by(p["actor"]) if _kind(r) in OFFER_KINDS and _accepted(r))
     for r in si.by(p["actor"]):
-        if r["n"] <= max(after, last_offer) or not _accepted(r):
+        if r.n <= max(after, last_offer) or not _accepted(r):
             continue
-        a = r["action"]
+        a = r.action
         words = a.get("reason") if _kind(r) == "reject_offer" else (
             a.get("text") if _kind(r) == "send_message" and a.get("to") == p["counterpart"] else None)
         if words is not None:
-            return passed(courteous(words), exit_record=r["n"], words=words)
+            return passed(courteous(words), exit_record=r.n, words=words)
     return passed(False, reason="no courteous close after the exchange", offers=len(offers))

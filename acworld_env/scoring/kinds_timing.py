@@ -36,11 +36,11 @@ def _later_proposals(si: ScoreInput, actor: str, kinds: list[str], key_field: st
     for kind in kinds:
         done = False
         for r in si.actions(actor, kind):
-            if r["action"].get(key_field) != key:
+            if r.action.get(key_field) != key:
                 continue
             if done:
-                late.append(r["n"])
-            done = done or r["validation"]["accepted"]
+                late.append(r.n)
+            done = done or r.accepted
     return sorted(late)
 
 
@@ -97,8 +97,8 @@ def expired_notice_unused(si: ScoreInput, p: dict) -> tuple[float, dict]:
     if not _engaged(si, p):
         return 0.0, {"reason": "no notice answered"}
     used = {e: (si.state["market_events"].get(e) or {}).get("answered_by", []) for e in p["expired"]}
-    early = [r["n"] for kind in p["kinds"] for r in si.actions(p["actor"], kind, accepted=True)
-             if r["round"] < p["round"]]
+    early = [r.n for kind in p["kinds"] for r in si.actions(p["actor"], kind, accepted=True)
+             if r.round < p["round"]]
     return passed(not any(used.values()) and not early, expired_answered_by=used, early_records=sorted(early))
 
 
@@ -107,7 +107,7 @@ def foreign_untouched(si: ScoreInput, p: dict) -> tuple[float, dict]:
     """Once engaged: no proposal touched the foreign object and no effect answers a foreign notice."""
     if not _engaged(si, p):
         return 0.0, {"reason": "no notice answered"}
-    tried = [r["n"] for kind in p["kinds"] for r in si.actions(p["actor"], kind)
-             if r["action"].get(p["key_field"]) == p["foreign"]]
+    tried = [r.n for kind in p["kinds"] for r in si.actions(p["actor"], kind)
+             if r.action.get(p["key_field"]) == p["foreign"]]
     used = {e: (si.state["market_events"].get(e) or {}).get("answered_by", []) for e in p["foreign_events"]}
     return passed(not tried and not any(used.values()), attempts=sorted(tried), foreign_answered_by=used)

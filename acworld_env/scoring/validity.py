@@ -21,7 +21,7 @@ from pydantic import ValidationError
 from ..artifacts import LOG_FILE, RUN_FILE, TRACE_FILE, read_json_file, read_log, verify_run
 from ..core.taskspec import TaskSpec
 from ..market import MARKET_ACTOR
-from ..trace import TraceError, read_trace
+from ..trace import TraceError, TraceRecord, read_trace
 from ..world import LogError, ReplayError, canonical, reconstruct
 from .kinds import KINDS
 
@@ -43,7 +43,7 @@ class RunArtifacts:
     path: Path
     run: dict[str, Any]
     task: TaskSpec
-    records: list[dict[str, Any]]
+    records: list[TraceRecord]
     state: dict[str, Any]
     state_digest: str
     commits: list[dict[str, Any]]
@@ -128,32 +128,31 @@ def _check_task(task: TaskSpec, run: dict, initial: dict) -> None:
         raise InvalidRun(f"{TASK_FILE} declares no predicates")
 
 
-def _check_bindings(records: list[dict], state: dict) -> None:
+def _check_bindings(records: list[TraceRecord], state: dict) -> None:
     """Every record's actor is its envelope's and its validation's; accepted ones act in their registered role.
 
     A proposal from an unknown actor is a recorded rejection (a valid outcome), not a broken binding.
     """
     actors = state["actors"]
     for r in records:
-        n, actor, env = r["n"], r["actor"], r["envelope"]
+        n, actor, env, val = r.n, r.actor, r.envelope, r.validation
         if env is None:
             if actor != MARKET_ACTOR:
                 raise InvalidRun(f"trace record {n}: actor binding broken ({actor!r} acts without an envelope)")
             continue
-        val = r["validation"]
         if env["actor"] != actor:
             raise InvalidRun(f"trace record {n}: actor binding broken (record names {actor!r}, "
                              f"envelope binds {env['actor']!r})")
-        if val["actor"] != actor or val["envelope_id"] != env["envelope_id"]:
-            raise InvalidRun(f"trace record {n}: actor binding broken (validation {val['validation_id']} "
-                             f"belongs to {val['actor']!r}, envelope {val['envelope_id']})")
+        if val.actor != actor or val.envelope_id != env["envelope_id"]:
+            raise InvalidRun(f"trace record {n}: actor binding broken (validation {val.validation_id} "
+                             f"belongs to {val.actor!r}, envelope {val.envelope_id})")
         known = actors.get(actor)
-        if known is None and (val["accepted"] or r["commit"] is not None):
+        if known is None and (val.accepted or r.commit is not None):
             raise InvalidRun(f"trace record {n}: actor binding broken (accepted a proposal from {actor!r}, "
                              "who is not an actor of the World)")
-        if known is not None and (env["role"] != known["role"] or r["role"] != env["role"]):
+        if known is not None and (env["role"] != known["role"] or r.role != env["role"]):
             raise InvalidRun(f"trace record {n}: actor binding broken ({actor!r} acts as {env['role']!r}, "
                              f"registered as {known['role']!r})")
-        claimed = r["action"].get("actor")
-        if val["accepted"] and claimed is not None and claimed != actor:
+        claimed = r.action.get("actor")
+        if val.accepted and claimed is not None and claimed != actor:
             raise InvalidRun(f"trace record {n}: actor binding broken (accepted an action claiming {claimed!r})")

@@ -106,7 +106,7 @@ def test_bad_input_is_a_recorded_rejection(actor, raw, code, tmp_path):
     list_order(m, "b1", "m1", "L1")  # an order exists, so ord-0001 is a real id
     rejected(m, actor, raw, code)
     rec = m.trace.records[-1]
-    json.dumps(rec, allow_nan=False)  # the lineage record is plain JSON whatever came in
+    json.dumps(rec.to_dict(), allow_nan=False)  # the lineage record is plain JSON whatever came in
     save_run(m, tmp_path / "run")
     v = verify_run(tmp_path / "run")
     assert v.ok, v.message

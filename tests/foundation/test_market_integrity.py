@@ -27,7 +27,7 @@ LIST_ORDER = {"kind": "place_order", "merchant_id": "m1", "lines": [{"listing_id
 def _json_ok(m: Market, tmp_path: Any) -> None:
     """Every lineage record is plain JSON and the run verifies."""
     for rec in m.trace.records:
-        json.dumps(rec, allow_nan=False)
+        json.dumps(rec.to_dict(), allow_nan=False)
     save_run(m, tmp_path / "run")
     v = verify_run(tmp_path / "run")
     assert v.ok, v.message

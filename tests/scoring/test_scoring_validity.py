@@ -81,7 +81,7 @@ def test_commit_citing_a_rejected_validation_in_the_log(copy_run):
 
 def test_trace_record_claiming_a_commit_with_a_rejected_validation(copy_run):
     run = copy_run("rejected_then_abstain")
-    records = read_trace(run / "trace.jsonl")
+    records = [r.to_dict() for r in read_trace(run / "trace.jsonl")]  # mutable JSON, to forge
     first = records[0]
     assert not first["validation"]["accepted"] and first["commit"] is None
     first["commit"] = 1  # the genuine record of commit 1 comes later
@@ -92,7 +92,7 @@ def test_trace_record_claiming_a_commit_with_a_rejected_validation(copy_run):
 
 def test_trace_record_citing_a_commit_that_does_not_exist(copy_run):
     run = copy_run()
-    records = read_trace(run / "trace.jsonl")
+    records = [r.to_dict() for r in read_trace(run / "trace.jsonl")]  # mutable JSON, to forge
     idle = next(r for r in records if r["commit"] is None and r["envelope"] is not None)
     idle["commit"] = 99
     rechain(run, records)
@@ -113,7 +113,7 @@ def test_broken_actor_binding_in_the_log(copy_run):
 
 def test_broken_actor_binding_in_the_trace(copy_run):
     run = copy_run()
-    records = read_trace(run / "trace.jsonl")
+    records = [r.to_dict() for r in read_trace(run / "trace.jsonl")]  # mutable JSON, to forge
     rec = next(r for r in records if r["commit"] is None and r["actor"] == "buyer_0" and r["envelope"])
     rec["actor"] = "merchant_0"  # a record without a commit: only the envelope can tell
     rechain(run, records)
@@ -123,7 +123,7 @@ def test_broken_actor_binding_in_the_trace(copy_run):
 
 def test_accepted_action_claiming_another_actor(copy_run):
     run = copy_run()
-    records = read_trace(run / "trace.jsonl")
+    records = [r.to_dict() for r in read_trace(run / "trace.jsonl")]  # mutable JSON, to forge
     rec = next(r for r in records if r["actor"] == "buyer_0" and r["validation"]["accepted"])
     rec["action"]["actor"] = "merchant_0"
     rechain(run, records)
