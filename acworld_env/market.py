@@ -8,10 +8,14 @@ leaves a lineage record whatever happened.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from .cip import Outcome, Platform
+from .cip.context import MarketView, RuleSettings
+from .cip.platform import NEW_REQUEST
 from .trace import Trace, Validation
 from .vcp import Envelope, Role, VCPAction, parse_action
 from .vcp.union import TERMINAL_KINDS, plain_record
@@ -75,11 +79,11 @@ class Market:
         self.messages: dict[str, dict] = {}
         self.mandates = mandates or {}
         self.schedule = sorted(schedule or [], key=lambda s: (s["round"], s.get("order", 0)))
-        self.settings: dict[str, Any] = {
-            **(settings or {}), "inboxes": self.inboxes, "messages": self.messages,
-            "mandates": self.mandates, "sealed": sealed or {},
-        }
-        self.platform = Platform(catalog, self.settings)
+        self.sealed: dict[str, list[int]] = sealed or {}
+        self.settings: Mapping[str, Any] = MappingProxyType(dict(settings or {}))
+        """The task's settings, read-only; the live state above (inboxes, messages, mandates, sealed) is apart."""
+        self.platform = Platform(catalog, RuleSettings.from_dict(self.settings),
+                                 MarketView(self.messages, self.inboxes, self.mandates, self.sealed))
         self.trace = Trace()
         self.finished: set[str] = set()
         self._deliver_due()
@@ -164,12 +168,12 @@ class Market:
         )
         kind = action.kind if parsed else None
         vid = f"val-{self.seq:05d}"
-        replay = self.platform.idempotent_replay(envelope, action) if parsed else None
-        if isinstance(replay, dict):  # a retry of an accepted request, even one made before finishing
-            return self._record_replay(envelope, action, replay, vid, meta)
+        key = self.platform.check_key(envelope, action) if parsed else NEW_REQUEST
+        if key.replay is not None:  # a retry of an accepted request, even one made before finishing
+            return self._record_replay(envelope, action, key.replay, vid, meta)
         refusal = self._finished_refusal(actor)
-        if refusal is None and replay is not None:  # an idempotency conflict
-            refusal = (replay.code, replay.message)
+        if refusal is None and key.conflict is not None:  # an idempotency conflict
+            refusal = (key.conflict.code, key.conflict.message)
         outcome: Outcome | None = None
         if refusal is not None:
             outcome_accepted, (code, message) = False, refusal

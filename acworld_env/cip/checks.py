@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..vcp import VCPAction
 from .context import RuleContext
-from .privacy import TEXT_FIELDS, judge, tolerance_of
+from .privacy import TEXT_FIELDS, judge
 from .result import require
 
 __all__ = ["CHECKS", "TEXT_FIELDS", "check_identity", "check_privacy", "check_reply_link", "check_role"]
@@ -28,7 +28,7 @@ def check_reply_link(ctx: RuleContext, action: VCPAction) -> None:
     link = getattr(action, "in_reply_to", None)
     if link is None or action.kind == "answer_question":
         return
-    msg = ctx.settings["messages"].get(link)
+    msg = ctx.market.messages.get(link)
     require(msg is not None, "unknown_message", f"no message {link!r}")
     require(msg["to"] == ctx.actor, "not_addressed", f"message {link} was not addressed to you")
 
@@ -39,10 +39,10 @@ def check_privacy(ctx: RuleContext, action: VCPAction) -> None:
     Judged by :func:`~.privacy.judge` on the action as it will be recorded, the same call the
     scorer makes on the trace. The rejection names the field, never the value.
     """
-    sealed = ctx.settings["sealed"].get(ctx.actor)
+    sealed = ctx.market.sealed.get(ctx.actor)
     if not sealed or action.readonly or not TEXT_FIELDS.get(action.kind):
         return
-    field = judge(action.model_dump(mode="json", exclude_none=True), sealed, tolerance_of(ctx.settings))
+    field = judge(action.model_dump(mode="json", exclude_none=True), sealed, ctx.settings.privacy_tolerance)
     require(field is None, "privacy_leak",
             f"the {field} would reveal one of your private limits; it was not sent")
 

@@ -2,24 +2,69 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from ..vcp import Envelope
 from ..world.state import next_id
+from .privacy import tolerance_of
 
 if TYPE_CHECKING:
     from ..catalog import Catalog
 
+_EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSettings:
+    """The task settings rules read, typed, with their defaults (built once per market)."""
+
+    max_offers: int | None = None
+    """Most offers a negotiation thread may hold (None: no limit)."""
+    auth_valid_rounds: int = 20
+    """Rounds a payment authorisation stays capturable."""
+    return_window_rounds: int = 30
+    """Rounds after delivery during which a return may be requested."""
+    merchant_actors: Mapping[str, str] = field(default_factory=lambda: _EMPTY)
+    """Catalog merchant id -> the actor that sells as that merchant."""
+    privacy_tolerance: int = 1
+    """Cents within which an amount in free text reveals a sealed value (see :mod:`.privacy`)."""
+
+    @classmethod
+    def from_dict(cls, settings: Mapping[str, Any] | None) -> RuleSettings:
+        """Typed settings from a task's free-form settings (missing keys take the defaults)."""
+        s = settings or {}
+        return cls(max_offers=s.get("max_offers"), auth_valid_rounds=s.get("auth_valid_rounds", 20),
+                   return_window_rounds=s.get("return_window_rounds", 30),
+                   merchant_actors=MappingProxyType(dict(s.get("merchant_actors", {}))),
+                   privacy_tolerance=tolerance_of(s))
+
+
+@dataclass(frozen=True, slots=True)
+class MarketView:
+    """The market's live state outside the World that rules read (the market's own dicts; rules never write)."""
+
+    messages: Mapping[str, dict] = field(default_factory=lambda: _EMPTY)
+    """Every delivered message by id."""
+    inboxes: Mapping[str, list[dict]] = field(default_factory=lambda: _EMPTY)
+    """Each actor's delivered messages, in order."""
+    mandates: Mapping[str, dict] = field(default_factory=lambda: _EMPTY)
+    """Each actor's private mandate (what ``get_mandate`` returns to it)."""
+    sealed: Mapping[str, list[int]] = field(default_factory=lambda: _EMPTY)
+    """Each actor's sealed private values (cents), which the privacy check keeps out of its text."""
+
 
 @dataclass
 class RuleContext:
-    """Read-only inputs of a rule: the World state, the bound envelope, the catalog, market settings."""
+    """Read-only inputs of a rule: the World state, the bound envelope, the catalog, settings and market state."""
 
     state: dict
     envelope: Envelope
     catalog: Catalog | None
-    settings: dict[str, Any]
+    settings: RuleSettings
+    market: MarketView
 
     @property
     def actor(self) -> str:

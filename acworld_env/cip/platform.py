@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..vcp import Envelope, ParseError, VCPAction
 from ..world.digest import canonical, sha256
 from . import queries, rules_after, rules_trade  # noqa: F401  (register rules)
 from .checks import CHECKS
-from .context import RuleContext
+from .context import MarketView, RuleContext, RuleSettings
 from .result import Outcome, Reject
 from .rules import RULES
 
@@ -16,28 +17,48 @@ if TYPE_CHECKING:
     from ..catalog import Catalog
 
 
-class Platform:
-    """Stateless checks plus the episode's idempotency store and sealed mandates."""
+@dataclass(frozen=True, slots=True)
+class KeyCheck:
+    """What the idempotency store says about one proposal: new, a retry to replay, or a conflict.
 
-    def __init__(self, catalog: Catalog | None, settings: dict[str, Any]) -> None:
+    At most one of the fields is set; both None means "judge the proposal afresh".
+    """
+
+    replay: dict | None = None
+    """The stored result of the accepted request this one repeats (same key, same payload)."""
+    conflict: Outcome | None = None
+    """The rejection of a request that reuses a key with a different payload."""
+
+
+NEW_REQUEST = KeyCheck()
+"""The answer for a proposal the store knows nothing about."""
+
+
+class Platform:
+    """Stateless checks plus the episode's idempotency store; reads the market's live state through a view."""
+
+    def __init__(self, catalog: Catalog | None, settings: RuleSettings | None = None,
+                 market: MarketView | None = None) -> None:
         self.catalog = catalog
-        self.settings = settings
+        self.settings = settings or RuleSettings()
+        self.market = market or MarketView()
         self.idempotency: dict[tuple[str, str], tuple[str, dict]] = {}
 
-    def idempotent_replay(self, envelope: Envelope, action: VCPAction) -> dict | None | Reject:
+    def check_key(self, envelope: Envelope, action: VCPAction) -> KeyCheck:
         """Stripe semantics: the stored result for a repeated key and payload; a conflict for a new payload."""
         if action.idempotency_key is None or action.readonly:
-            return None
+            return NEW_REQUEST
         if action.actor is not None and action.actor != envelope.actor:
-            return None  # a claim of another actor is never answered from the store: validation rejects it
+            return NEW_REQUEST  # a claim of another actor is never answered from the store: validation rejects it
         stored = self.idempotency.get((envelope.actor, action.idempotency_key))
         if stored is None:
-            return None
+            return NEW_REQUEST
         fingerprint, result = stored
         if fingerprint != self.fingerprint(action):
-            return Reject("idempotency_conflict",
-                          f"key {action.idempotency_key!r} was already used with a different request")
-        return result
+            return KeyCheck(conflict=Outcome(
+                False, "idempotency_conflict",
+                f"key {action.idempotency_key!r} was already used with a different request"))
+        return KeyCheck(replay=result)
 
     @staticmethod
     def fingerprint(action: VCPAction) -> str:
@@ -62,7 +83,7 @@ class Platform:
         """Run every check, then the action's rule. Never raises for bad input."""
         if isinstance(action, ParseError):
             return Outcome(False, action.code, action.message)
-        ctx = RuleContext(state, envelope, self.catalog, self.settings)
+        ctx = RuleContext(state, envelope, self.catalog, self.settings, self.market)
         try:
             for check in CHECKS:
                 check(ctx, action)

@@ -46,7 +46,7 @@ def listing_view(ctx: RuleContext, listing_id: str, item: Any = None) -> dict[st
             "compare_at_price": overlay["compare_at"],
         })
     else:
-        merchant = ctx.settings.get("merchant_actors", {}).get(view["merchant_id"], view["merchant_id"])
+        merchant = ctx.settings.merchant_actors.get(view["merchant_id"], view["merchant_id"])
         view.update({"merchant_id": merchant, "status": "active", "claims": {}, "sponsored_by": None})
     return view
 
@@ -80,7 +80,7 @@ def search_listings(ctx: RuleContext, a: SearchListings) -> Outcome:
         query = {k: getattr(a, k) for k in _SEARCH_FIELDS}
         query = {k: v for k, v in query.items() if v not in (None, {}, "")}
         if "merchant_id" in query:
-            reverse = {v: k for k, v in ctx.settings.get("merchant_actors", {}).items()}
+            reverse = {v: k for k, v in ctx.settings.merchant_actors.items()}
             query["merchant_id"] = reverse.get(query["merchant_id"], query["merchant_id"])
         try:
             page = ctx.catalog.search(query)
@@ -149,14 +149,14 @@ def list_orders(ctx: RuleContext, a: Any) -> Outcome:
 
 @rule("get_inbox")
 def get_inbox(ctx: RuleContext, a: Any) -> Outcome:
-    inbox = ctx.settings["inboxes"].get(ctx.actor, [])
+    inbox = ctx.market.inboxes.get(ctx.actor, [])
     items = [m for m in inbox if not (a.unread_only and m.get("read"))]
     return Outcome(True, result={"messages": items}, evidence=[m["message_id"] for m in items])
 
 
 @rule("get_mandate")
 def get_mandate(ctx: RuleContext, a: Any) -> Outcome:
-    return Outcome(True, result=ctx.settings["mandates"].get(ctx.actor, {}))
+    return Outcome(True, result=ctx.market.mandates.get(ctx.actor, {}))
 
 
 @rule("get_balance")

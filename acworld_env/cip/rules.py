@@ -45,7 +45,7 @@ def listing(ctx: RuleContext, listing_id: str, events: list[dict]) -> dict:
     item = ctx.catalog.get(listing_id) if ctx.catalog is not None else None
     if item is None:
         raise Reject("unknown_listing", f"no listing {listing_id!r}")
-    merchant = ctx.settings.get("merchant_actors", {}).get(item.merchant_id, item.merchant_id)
+    merchant = ctx.settings.merchant_actors.get(item.merchant_id, item.merchant_id)
     rec = listing_record(
         merchant, item.price, item.quantity if item.in_stock else 0, title=item.title,
         category=item.category, compare_at=item.compare_at_price,

@@ -157,7 +157,7 @@ def cancel_order(ctx: RuleContext, a: CancelOrder) -> Outcome:
 def request_return(ctx: RuleContext, a: RequestReturn) -> Outcome:
     order = _order(ctx, a.order_id, "buyer")
     require(order["status"] == "delivered", "not_delivered", f"order {a.order_id} is {order['status']}")
-    window = ctx.settings.get("return_window_rounds", 30)
+    window = ctx.settings.return_window_rounds
     require(ctx.round - order.get("delivered_round", ctx.round) <= window, "return_window_closed",
             f"the {window}-round return window has closed")
     prices = {x["listing_id"]: x["unit_price"] for x in order["lines"]}

@@ -50,7 +50,7 @@ def ask_question(ctx: RuleContext, a: AskQuestion) -> Outcome:
 
 @rule("answer_question")
 def answer_question(ctx: RuleContext, a: AnswerQuestion) -> Outcome:
-    question = ctx.settings["messages"].get(a.in_reply_to)
+    question = ctx.market.messages.get(a.in_reply_to)
     require(question is not None, "unknown_message", f"no message {a.in_reply_to!r}")
     require(question["to"] == ctx.actor, "not_addressed", "that message was not addressed to you")
     return Outcome(True, notices=[{"to": question["from"], "kind": "message", "text": a.text,
@@ -74,7 +74,7 @@ def propose_offer(ctx: RuleContext, a: ProposeOffer) -> Outcome:
     events.append({
         "type": "offer_opened", "thread_id": tid, "buyer": buyer, "merchant": merchant,
         "listing_id": a.listing_id, "quantity": a.quantity, "unit_price": a.unit_price,
-        "by": ctx.actor, "round": ctx.round, "max_offers": ctx.settings.get("max_offers"),
+        "by": ctx.actor, "round": ctx.round, "max_offers": ctx.settings.max_offers,
     })
     text = f"Offer on {a.listing_id}: {a.quantity} x {money(a.unit_price)} (thread {tid})."
     return Outcome(True, events=events, result={"thread_id": tid},
@@ -267,7 +267,7 @@ def capture_payment(ctx: RuleContext, a: CapturePayment) -> Outcome:
     remaining = pay["authorized"] - pay["captured"]
     require(remaining > 0, "already_captured", f"payment {a.payment_id} is fully captured")
     require(a.amount <= remaining, "amount_mismatch", f"capture {money(a.amount)} exceeds the {money(remaining)} authorised")
-    ttl = ctx.settings.get("auth_valid_rounds", 20)
+    ttl = ctx.settings.auth_valid_rounds
     require(ctx.round - pay["auth_round"] <= ttl, "stale_authorization",
             f"authorisation from round {pay['auth_round']} expired after {ttl} rounds")
     check_citation(ctx, a.kind, a.event_id, payment_id=a.payment_id, order_id=pay["order"])
