@@ -55,19 +55,6 @@ def save_run(market: Any, out_dir: str | Path, **extra: Any) -> Path:
     return out
 
 
-def save_task_run(market: Any, task: Any, score: Any, out_dir: str | Path, *, seed: int = 0,
-                  **extra: Any) -> Path:
-    """Write a task episode's complete artifacts: the run (see :func:`save_run`), ``task.json`` and
-    ``score.json``. Every writer (command line, env recorder, runners) goes through here."""
-    from .scoring import score_json
-    from .tasks.anchor import task_hash
-
-    path = save_run(market, out_dir, task_id=task.task_id, task_hash=task_hash(task), seed=seed, **extra)
-    (path / "task.json").write_text(task.model_dump_json(indent=1) + "\n")
-    (path / "score.json").write_text(score_json(score))
-    return path
-
-
 def read_log(log_path: Path) -> tuple[dict | None, list[dict], dict[str, dict]]:
     """``(initial state, commits, validations)`` of a saved commit log, opened read-only.
 

@@ -16,6 +16,8 @@ checks only its fields, so a partial task can still be made for scoring alone.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from typing import Any, Literal
 
@@ -289,3 +291,14 @@ def check_runnable(task: TaskSpec, *, kinds: Any) -> None:
     for i, p in enumerate(task.predicates):
         if p.kind not in kinds:
             raise TaskError(task.task_id, f"predicates[{i}].kind", f"unknown predicate kind {p.kind!r}")
+
+
+def task_canonical(task: TaskSpec) -> bytes:
+    """The canonical bytes of a task: the same line the frozen suite file holds."""
+    return json.dumps(task.model_dump(mode="json"), sort_keys=True, ensure_ascii=False,
+                      separators=(",", ":")).encode("utf-8")
+
+
+def task_hash(task: TaskSpec) -> str:
+    """SHA-256 of a task's canonical JSON."""
+    return hashlib.sha256(task_canonical(task)).hexdigest()

@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..artifacts import save_task_run
 from ..episode import Episode
 from ..tasks.spec import TaskSpec
 
@@ -36,7 +35,7 @@ def run_episode(task: TaskSpec, policy: Any, *, seed: int = 0, out_dir: str | Pa
     abandoned with :class:`Interrupted` and nothing is saved. An exception leaving the loop
     carries the trace so far as ``partial_records`` (so a failed run's model usage is counted).
     """
-    from ..scoring import score_episode
+    from ..scoring import save_task_run, score_episode
 
     ep = Episode(task, seed=seed)
     if hasattr(policy, "reset"):

@@ -2,7 +2,16 @@
 
 from . import kinds_discovery  # noqa: F401  (registers the T1 discovery kinds)
 from .kinds import KINDS, ScoreInput, predicate
-from .score import LOSS_GROUPS, STAGES, Score, invalid, score_episode, score_json, score_trace
+from .score import (
+    LOSS_GROUPS,
+    STAGES,
+    Score,
+    invalid,
+    save_task_run,
+    score_episode,
+    score_json,
+    score_trace,
+)
 
 __all__ = ["KINDS", "LOSS_GROUPS", "STAGES", "Score", "ScoreInput", "invalid", "predicate",
-           "score_episode", "score_json", "score_trace"]
+           "save_task_run", "score_episode", "score_json", "score_trace"]

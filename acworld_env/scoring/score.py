@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from ..core.taskspec import TaskSpec
+from ..artifacts import save_run
+from ..core.taskspec import TaskSpec, task_hash
 from . import kinds_decision, kinds_negotiation, kinds_timing, kinds_trade  # noqa: F401  (register kinds)
 from .kinds import KINDS, ScoreInput
 
@@ -40,6 +42,16 @@ class Score:
 def score_json(score: Score) -> str:
     """The one serialisation of a score (``score.json``): rescoring compares these bytes."""
     return json.dumps(score.to_dict(), indent=1, sort_keys=True) + "\n"
+
+
+def save_task_run(market: Any, task: TaskSpec, score: Score, out_dir: str | Path, *, seed: int = 0,
+                  **extra: Any) -> Path:
+    """Write a task episode's complete artifacts: the run (see :func:`acworld_env.artifacts.save_run`),
+    ``task.json`` and ``score.json``. Every writer (command line, env recorder, runners) goes through here."""
+    path = save_run(market, out_dir, task_id=task.task_id, task_hash=task_hash(task), seed=seed, **extra)
+    (path / "task.json").write_text(task.model_dump_json(indent=1) + "\n")
+    (path / "score.json").write_text(score_json(score))
+    return path
 
 
 def invalid(task: TaskSpec, reason: str) -> Score:

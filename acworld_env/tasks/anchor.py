@@ -9,26 +9,15 @@ the task with the same id in the suite it claims to come from: the installed pac
 from __future__ import annotations
 
 import hashlib
-import json
 from pathlib import Path
 from typing import Any
 
+from ..core.taskspec import task_hash
 from .spec import TaskSpec
 
 
 class AnchorError(ValueError):
     """A suite file that cannot be read, or a suite that cannot be loaded."""
-
-
-def task_canonical(task: TaskSpec) -> bytes:
-    """The canonical bytes of a task: the same line the frozen suite file holds."""
-    return json.dumps(task.model_dump(mode="json"), sort_keys=True, ensure_ascii=False,
-                      separators=(",", ":")).encode("utf-8")
-
-
-def task_hash(task: TaskSpec) -> str:
-    """SHA-256 of a task's canonical JSON."""
-    return hashlib.sha256(task_canonical(task)).hexdigest()
 
 
 def suite_hash(tasks: list[TaskSpec]) -> str:

@@ -16,8 +16,7 @@ from typing import Any
 import gymnasium
 from pettingzoo.utils.wrappers import BaseWrapper
 
-from ..artifacts import save_task_run
-from ..scoring import score_episode
+from ..scoring import save_task_run, score_episode
 
 
 def save_episode(raw_env: Any, out_dir: str | Path, **extra: Any) -> Path:
