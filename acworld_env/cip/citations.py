@@ -9,17 +9,12 @@ good notice from a bad one is the agent's job (the scorer checks the link in the
 
 from __future__ import annotations
 
+from ..vcp.union import TOOLS
 from .context import RuleContext
 from .result import require
 
-ANSWERS: dict[str, frozenset[str]] = {
-    "authorize_payment": frozenset({"payment_request"}),
-    "capture_payment": frozenset({"capture_request"}),
-    "allocate_inventory": frozenset({"ship_request"}),
-    "ship_order": frozenset({"ship_request"}),
-    "issue_refund": frozenset({"refund_request"}),
-}
-"""Action kind -> the notice types it can answer."""
+ANSWERS: dict[str, frozenset[str]] = {kind: t.answers for kind, t in TOOLS.items() if t.answers}
+"""Action kind -> the notice types it can answer (``answers`` on the action class)."""
 
 
 def check_citation(ctx: RuleContext, kind: str, event_id: str | None, **about: str | None) -> None:

@@ -51,6 +51,7 @@ class IssueRefund(VCPAction):
     roles = MERCHANT
     group = "aftersales"
     one_shot = True
+    answers = frozenset({"refund_request"})
     kind: Literal["issue_refund"] = "issue_refund"
     payment_id: Id = Field(description="The payment refunded.")
     amount: PositiveMoney = Field(description="Refund in cents.")

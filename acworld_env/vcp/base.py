@@ -69,6 +69,8 @@ class VCPAction(BaseModel):
     """True when the action ends the actor's episode (answer, abstain, finish)."""
     one_shot: ClassVar[bool] = False
     """True when, once accepted, the action makes no sense again on the same record (ship an order)."""
+    answers: ClassVar[frozenset[str]] = frozenset()
+    """Types of market notice the action may cite in its ``event_id`` (a payment request, a ship request)."""
 
     actor: Id | None = Field(
         default=None,

@@ -89,6 +89,7 @@ class AuthorizePayment(VCPAction):
     roles = BUYER
     group = "checkout"
     one_shot = True
+    answers = frozenset({"payment_request"})
     kind: Literal["authorize_payment"] = "authorize_payment"
     order_id: Id = Field(description="The order paid.")
     amount: PositiveMoney = Field(description="Amount in cents; must equal the order total.")
@@ -103,6 +104,7 @@ class CapturePayment(VCPAction):
     roles = MERCHANT
     group = "checkout"
     one_shot = True
+    answers = frozenset({"capture_request"})
     kind: Literal["capture_payment"] = "capture_payment"
     payment_id: Id = Field(description="The authorised payment.")
     amount: PositiveMoney = Field(description="Amount in cents, at most the authorised amount.")

@@ -17,6 +17,7 @@ class AllocateInventory(VCPAction):
     roles = MERCHANT
     group = "fulfilment"
     one_shot = True
+    answers = frozenset({"ship_request"})
     kind: Literal["allocate_inventory"] = "allocate_inventory"
     order_id: Id = Field(description="The order whose lines to reserve.")
     event_id: Id | None = Field(
@@ -41,6 +42,7 @@ class ShipOrder(VCPAction):
     roles = MERCHANT
     group = "fulfilment"
     one_shot = True
+    answers = frozenset({"ship_request"})
     kind: Literal["ship_order"] = "ship_order"
     order_id: Id = Field(description="The order shipped.")
     carrier: ShortText = Field("standard", description="Carrier name.")

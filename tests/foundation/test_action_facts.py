@@ -10,6 +10,7 @@ from foundation_kit import make_market, rejected
 
 import acworld_env.world  # noqa: F401  (registers the World's handlers)
 from acworld_env.cip import RULES
+from acworld_env.cip.citations import ANSWERS
 from acworld_env.envs.known import ONE_SHOT
 from acworld_env.tasks.frozen import load_frozen
 from acworld_env.vcp.base import money_fields
@@ -80,3 +81,10 @@ def test_a_bad_optional_money_field_is_bad_money():
     m = make_market()
     rejected(m, "m1", {"kind": "update_listing", "listing_id": "L1", "compare_at_price": -1}, "bad_money")
     rejected(m, "m1", {"kind": "search_listings", "min_price": "cheap"}, "bad_money")
+
+
+def test_citing_actions_are_those_with_an_optional_event_id():
+    citing = {k for k, t in TOOLS.items() if "event_id" in t.model_fields and not t.model_fields["event_id"].is_required()}
+    assert set(ANSWERS) == citing
+    assert ANSWERS["ship_order"] == {"ship_request"}
+    assert all("answers" not in t.model_fields for t in TOOLS.values())
