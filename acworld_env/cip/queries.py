@@ -150,7 +150,8 @@ def list_orders(ctx: RuleContext, a: Any) -> Outcome:
 @rule("get_inbox")
 def get_inbox(ctx: RuleContext, a: Any) -> Outcome:
     inbox = ctx.market.inboxes.get(ctx.actor, [])
-    items = [m for m in inbox if not (a.unread_only and m.get("read"))]
+    # copies: the result goes into a hashed trace record, and the live message's "read" flag changes later
+    items = [dict(m) for m in inbox if not (a.unread_only and m.get("read"))]
     return Outcome(True, result={"messages": items}, evidence=[m["message_id"] for m in items])
 
 
