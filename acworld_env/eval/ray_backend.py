@@ -24,7 +24,7 @@ from .execute import PolicyFactory, RunOutcome, execute_run, failure_reason, rea
 from .plan import UNSCORED_FILE, RunSpec, run_extra
 
 if TYPE_CHECKING:
-    from .runner import EvalConfig
+    from .config import EvalConfig
 
 RAY_MISSING = "the ray backend needs Ray, an optional extra: pip install 'acworld-env[ray]'"
 
@@ -48,7 +48,7 @@ def require_ray() -> Any:
 def _worker_factory(config_json: str, task: TaskSpec) -> PolicyFactory:
     factory = _FACTORIES.get(config_json)
     if factory is None:
-        from .runner import EvalConfig, make_factory
+        from .config import EvalConfig, make_factory
 
         fields = json.loads(config_json)
         config = EvalConfig(out=Path("."), **fields)

@@ -14,22 +14,18 @@ calls happen in its own thread, and LLM policies get ``concurrency`` slots per e
 
 from __future__ import annotations
 
-import copy
 import shutil
 import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor, as_completed
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..artifacts import read_json_file
-from ..policies.llm.spec import is_llm_spec
-from ..policies.specs import resolve_policy
 from ..tasks.anchor import SuiteIndex, task_hash
-from ..tasks.spec import TaskSpec
 from .audit import RunCheck, check_run
+from .config import EvalConfig, make_factory
 from .execute import PolicyFactory, RunOutcome, execute_run, write_files
 from .manifest import ManifestError, header_mismatch, read_manifest, run_entry, write_manifest
 from .out_lock import OutLock, OutputInUse, prepare_out
@@ -43,63 +39,12 @@ __all__ = ["EvalConfig", "EvalInterrupted", "OutputInUse", "make_factory", "run_
 BACKENDS = ("local", "ray")
 
 
-@dataclass
-class EvalConfig:
-    """What to evaluate, how, and where to write it."""
-
-    env_id: str
-    policy: str
-    out: Path
-    split: str = "frozen"
-    seed: int = 0
-    tasks: str | None = None
-    concurrency: int = 4
-    resume: bool = False
-    policy_options: dict[str, Any] = field(default_factory=dict)
-    repeats: int = 1
-    backend: str = "local"
-    address: str | None = None
-    """Ray cluster address (``ray://host:10001``, ``auto``); None starts or joins a local instance."""
-    ray_cpus_per_run: float = 1.0
-    """CPUs Ray reserves per run; a fraction lets model-bound runs outnumber the cluster's CPUs."""
-
-
 class EvalInterrupted(KeyboardInterrupt):
     """The evaluation was stopped; ``summary`` describes the runs kept (also written to disk)."""
 
     def __init__(self, summary: dict[str, Any]) -> None:
         super().__init__("evaluation interrupted")
         self.summary = summary
-
-
-class EpisodeCopies:
-    """Per-run copies of one policy built once (for task-independent specs such as LLM policies).
-
-    Building an LLM policy (SDK client, skill files) costs far more than a model call; a shallow
-    copy shares the client, skills and endpoint slots, and ``reset`` gives it a fresh episode.
-    """
-
-    def __init__(self, prototype: Any) -> None:
-        self.prototype = prototype
-
-    def __call__(self, task: TaskSpec, seed: int) -> Any:
-        policy = copy.copy(self.prototype)
-        policy.reset(seed)
-        return policy
-
-
-def make_factory(config: EvalConfig, probe: TaskSpec | None = None) -> PolicyFactory:
-    """The policy factory of ``config``; LLM specs are built once (errors surface here) and copied per run."""
-    options = dict(config.policy_options)
-    llm = is_llm_spec(config.policy)
-    if llm:
-        options.setdefault("concurrency", config.concurrency)
-    factory = resolve_policy(config.policy, **options)
-    if llm and probe is not None:
-        prototype = factory(probe, config.seed)
-        if hasattr(prototype, "reset"):
-            return EpisodeCopies(prototype)
-    return factory
 
 
 def run_eval(config: EvalConfig, *, progress: bool = True, factory: PolicyFactory | None = None,

@@ -7,8 +7,9 @@ from eval_kit import FakeChat, cli
 
 pytest.importorskip("acworld_env.policies.llm")
 
+from acworld_env.eval.config import EpisodeCopies  # noqa: E402
 from acworld_env.eval.plan import select_tasks  # noqa: E402
-from acworld_env.eval.runner import EpisodeCopies, EvalConfig, make_factory, run_eval  # noqa: E402
+from acworld_env.eval.runner import EvalConfig, make_factory, run_eval  # noqa: E402
 from acworld_env.tasks.frozen import load_frozen
 
 N = len(load_frozen("capability-v1"))

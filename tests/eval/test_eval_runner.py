@@ -9,8 +9,9 @@ import pytest
 from eval_kit import OutageError, reference_unless, summary_of
 
 from acworld_env.artifacts import verify_run
+from acworld_env.eval.config import EpisodeCopies
 from acworld_env.eval.plan import UNSCORED_FILE
-from acworld_env.eval.runner import EpisodeCopies, EvalConfig, EvalInterrupted, run_eval
+from acworld_env.eval.runner import EvalConfig, EvalInterrupted, run_eval
 from acworld_env.policies.make import make_policy
 from acworld_env.tasks.frozen import load_frozen
 
