@@ -7,7 +7,6 @@ leaves a lineage record whatever happened.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -56,7 +55,7 @@ class StepResult:
 
 
 class Market:
-    """Wires one episode: actors and credentials, inboxes, a logical clock, platform, World, trace."""
+    """Wires one episode: actors, inboxes, a logical clock, platform, World, trace."""
 
     def __init__(
         self,
@@ -89,14 +88,6 @@ class Market:
         self._deliver_due()
 
     # -- identity -------------------------------------------------------------
-    def credential(self, actor: str) -> str:
-        """A bearer token for ``actor`` (deterministic per seed), for remote transports."""
-        return hashlib.sha256(f"{self.seed}:{actor}:acworld".encode()).hexdigest()[:32]
-
-    def actor_for(self, token: str) -> str | None:
-        """The actor a token authenticates, or None."""
-        return next((a for a in self.world.state["actors"] if self.credential(a) == token), None)
-
     def role(self, actor: str) -> Role:
         """An actor's role."""
         return Role(self.world.state["actors"][actor]["role"])

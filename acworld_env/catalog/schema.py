@@ -31,7 +31,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 FORMAT = "acworld-catalog"
@@ -148,15 +148,3 @@ def read_metadata(conn: sqlite3.Connection) -> dict[str, Any]:
 def table_names(conn: sqlite3.Connection) -> set[str]:
     """Names of the tables in the main schema."""
     return {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-
-
-def chunked(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
-    """Successive lists of at most ``size`` items."""
-    buf: list[Any] = []
-    for item in items:
-        buf.append(item)
-        if len(buf) >= size:
-            yield buf
-            buf = []
-    if buf:
-        yield buf

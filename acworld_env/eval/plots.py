@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import io
 import math
-from pathlib import Path
 from typing import Any
 
 from .report import Evaluation, credit_counts, families, family_means, loss_counts
@@ -130,14 +129,3 @@ PLOTS = {"credit_distribution.png": credit_distribution, "family_heatmap.png": f
 def render_plots(evals: list[Evaluation]) -> dict[str, bytes]:
     """Every plot as PNG bytes, by file name."""
     return {name: fn(evals) for name, fn in PLOTS.items()}
-
-
-def write_plots(evals: list[Evaluation], out_dir: str | Path) -> list[Path]:
-    """Write every plot into ``out_dir``; return the paths."""
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for name, data in render_plots(evals).items():
-        (out / name).write_bytes(data)
-        paths.append(out / name)
-    return paths

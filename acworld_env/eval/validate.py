@@ -3,7 +3,6 @@ and every trace reconstructs and rescores identically."""
 
 from __future__ import annotations
 
-import json
 import tempfile
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -82,8 +81,3 @@ def predicate_stats(tasks: list[TaskSpec]) -> dict[str, float]:
     weights = [p.weight for t in tasks for p in t.predicates]
     return {"tasks": len(tasks), "predicates": len(weights), "min_weight": min(weights),
             "max_weight": max(weights), "mutations": sum(len(t.mutations) for t in tasks)}
-
-
-def report_json(reports: dict[str, FamilyReport]) -> str:
-    """Reports as JSON."""
-    return json.dumps({k: vars(v) for k, v in sorted(reports.items())}, indent=2)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from . import handlers_after, handlers_trade  # noqa: F401  (register handlers)
 from .commit_log import CommitLog
 from .digest import GENESIS, canonical, chain, state_digest
@@ -73,7 +71,3 @@ class World:
     def state_digest(self) -> str:
         """SHA-256 of the canonical current state."""
         return state_digest(self.state)
-
-    def table(self, name: str) -> dict[str, Any]:
-        """Read-only access to one table (callers must not mutate)."""
-        return self.state[name]
