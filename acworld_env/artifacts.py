@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .core.errors import AcworldError
 from .lineage_check import lineage_problems
 from .trace import TraceError, read_trace, verify_trace
 from .world import CommitLog, LogError, ReplayError, reconstruct
@@ -137,7 +138,7 @@ def verify_run(run_dir: str | Path) -> Verification:
     return Verification(path, True, "ok", len(commits), rebuilt.state_digest, rebuilt.event_digest)
 
 
-class NoRuns(ValueError):
+class NoRuns(AcworldError, ValueError):
     """A folder that does not exist or holds no run."""
 
 

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from .core.errors import AcworldError
 from .core.taskspec import TaskError, TaskSpec, check_runnable
 from .market import Market, StepResult
 from .observe import observe
 
 
-class CatalogMismatch(RuntimeError):
+class CatalogMismatch(AcworldError, RuntimeError):
     """A task's pinned catalog content hash differs from the catalog it would run on."""
 
 

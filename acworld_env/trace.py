@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from .core.errors import AcworldError
 from .world.digest import GENESIS, chain
 
 _VALIDATION_KEYS = ("validation_id", "envelope_id", "actor", "kind", "accepted", "code", "message")
@@ -175,7 +176,7 @@ class Trace:
                 fh.write(json.dumps(rec.to_dict(), sort_keys=True, ensure_ascii=False) + "\n")
 
 
-class TraceError(ValueError):
+class TraceError(AcworldError, ValueError):
     """A trace file is unreadable or its chain is broken."""
 
 

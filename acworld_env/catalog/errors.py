@@ -8,6 +8,8 @@ the platform can turn it into a structured rejection instead of a traceback.
 
 from __future__ import annotations
 
+from ..core.errors import AcworldError
+
 QUERY_ERROR_CODES: dict[str, str] = {
     "unknown_field": "the query names a field that does not exist",
     "bad_page": "page must be an integer from 1 to 10,000",
@@ -20,7 +22,7 @@ QUERY_ERROR_CODES: dict[str, str] = {
 """Every code :class:`CatalogQueryError` may carry, with its meaning."""
 
 
-class CatalogError(Exception):
+class CatalogError(AcworldError):
     """A catalog file cannot be opened, verified or built."""
 
 

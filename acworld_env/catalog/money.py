@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
+from ..core.errors import AcworldError
 from ..core.money import exponent
 
 MAX_MINOR = 10**13
@@ -38,7 +39,7 @@ _SPACED = re.compile(r"[1-9]\d{0,2}(?:[ \u00a0\u202f']\d{3})+(?:[.,]\d{1,2})?")
 _AMBIGUOUS = re.compile(r"[1-9]\d{0,2}\.\d{3}")
 
 
-class PriceError(ValueError):
+class PriceError(AcworldError, ValueError):
     """A price that cannot be read as a number."""
 
 

@@ -32,6 +32,8 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from .errors import AcworldError
+
 Stage = Literal["Search", "Evidence", "Decision", "Validation", "World effect"]
 LossGroup = Literal["Evidence", "Choice", "Execution", "Authority"]
 
@@ -75,7 +77,7 @@ class MutationSpec(_Frozen):
     lowers: list[str]
 
 
-class TaskError(ValueError):
+class TaskError(AcworldError, ValueError):
     """A task names something that does not exist or lacks a field; says which task and which field."""
 
     def __init__(self, task_id: str | None, field: str, message: str) -> None:

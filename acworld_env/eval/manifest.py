@@ -15,6 +15,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from ..core.errors import AcworldError
 from ..world import canonical
 
 MANIFEST_FILE = "manifest.json"
@@ -26,7 +27,7 @@ ENTRY_KEYS = ("name", "task_id", "task_hash", "seed", "repeat", "status", "trace
 """What the root digest covers for each run."""
 
 
-class ManifestError(ValueError):
+class ManifestError(AcworldError, ValueError):
     """A manifest that cannot be read, or that belongs to another evaluation."""
 
 

@@ -13,10 +13,12 @@ import os
 import socket
 from pathlib import Path
 
+from ..core.errors import AcworldError
+
 LOCK_FILE = ".acworld-eval.lock"
 
 
-class OutputInUse(ValueError):
+class OutputInUse(AcworldError, ValueError):
     """Another live evaluation holds the folder, or the folder cannot be used at all."""
 
 

@@ -13,6 +13,7 @@ import io
 import math
 from typing import Any
 
+from ..core.errors import AcworldError
 from .report import Evaluation, credit_counts, families, family_means, loss_counts
 from .summary import LOSS_COLUMNS
 
@@ -25,7 +26,7 @@ PNG_METADATA = {"Software": None}
 """No software version in the files, so the same report gives the same bytes."""
 
 
-class PlotsUnavailable(RuntimeError):
+class PlotsUnavailable(AcworldError, RuntimeError):
     """matplotlib is not installed."""
 
 

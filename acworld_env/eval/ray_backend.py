@@ -19,6 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..core.errors import AcworldError
 from ..tasks.spec import TaskSpec
 from .execute import PolicyFactory, RunOutcome, execute_run, failure_reason, read_files
 from .plan import UNSCORED_FILE, RunSpec, run_extra
@@ -32,7 +33,7 @@ _FACTORIES: dict[str, PolicyFactory] = {}
 """Policy factories of this worker process, by policy spec and options (built once per worker)."""
 
 
-class BackendUnavailable(RuntimeError):
+class BackendUnavailable(AcworldError, RuntimeError):
     """The requested backend cannot run here (e.g. Ray is not installed)."""
 
 

@@ -24,12 +24,13 @@ from pathlib import Path
 from typing import Any
 
 from ..artifacts import read_json_file
+from ..core.errors import AcworldError
 from ..scoring import STAGES
 from .plan import run_dir_name
 from .summary import LOSS_COLUMNS
 
 
-class NotAnEvaluation(ValueError):
+class NotAnEvaluation(AcworldError, ValueError):
     """A folder that ``acworld eval`` did not write."""
 
 

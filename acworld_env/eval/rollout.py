@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..core.errors import AcworldError
 from ..episode import Episode
 from ..tasks.spec import TaskSpec
 
@@ -14,7 +15,7 @@ IDLE_ACTION = {"kind": "get_inbox", "unread_only": True}
 """What an agent whose policy returns None does: look at its inbox."""
 
 
-class Interrupted(Exception):
+class Interrupted(AcworldError):
     """The episode was stopped between two decisions (the evaluation is shutting down)."""
 
 

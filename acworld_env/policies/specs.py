@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..core.errors import AcworldError
 from ..core.taskspec import TaskSpec
 from ..tasks.names import POLICIES
 from .llm.spec import is_llm_spec
@@ -16,7 +17,7 @@ from .make import make_policy
 PolicyFactory = Callable[[TaskSpec, int], Any]
 
 
-class PolicySpecError(ValueError):
+class PolicySpecError(AcworldError, ValueError):
     """A policy spec that names nothing we know."""
 
 

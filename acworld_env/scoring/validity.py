@@ -19,6 +19,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from ..artifacts import LOG_FILE, RUN_FILE, TRACE_FILE, read_json_file, read_log, verify_run
+from ..core.errors import AcworldError
 from ..core.taskspec import TaskSpec
 from ..market import MARKET_ACTOR
 from ..trace import TraceError, TraceRecord, read_trace
@@ -28,7 +29,7 @@ from .kinds import KINDS
 TASK_FILE, SCORE_FILE = "task.json", "score.json"
 
 
-class InvalidRun(Exception):
+class InvalidRun(AcworldError):
     """A run that cannot be scored; ``reason`` says precisely why."""
 
     def __init__(self, reason: str) -> None:

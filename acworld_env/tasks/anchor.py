@@ -12,11 +12,12 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
+from ..core.errors import AcworldError
 from ..core.taskspec import task_hash
 from .spec import TaskSpec
 
 
-class AnchorError(ValueError):
+class AnchorError(AcworldError, ValueError):
     """A suite file that cannot be read, or a suite that cannot be loaded."""
 
 

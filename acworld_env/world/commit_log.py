@@ -7,6 +7,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+from ..core.errors import AcworldError
 from .digest import canonical
 
 _SCHEMA = """
@@ -19,7 +20,7 @@ CREATE TABLE IF NOT EXISTS validations (validation_id TEXT PRIMARY KEY, body TEX
 """
 
 
-class LogError(RuntimeError):
+class LogError(AcworldError, RuntimeError):
     """The commit log file is unreadable or not a commit log."""
 
 

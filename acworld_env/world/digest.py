@@ -6,11 +6,13 @@ import hashlib
 import json
 from typing import Any
 
+from ..core.errors import AcworldError
+
 GENESIS = "0" * 64
 """Previous-hash value of the first commit in a chain."""
 
 
-class NonCanonicalValue(TypeError):
+class NonCanonicalValue(AcworldError, TypeError):
     """A value that canonical JSON refuses (floats, NaN, objects)."""
 
 

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..core.errors import AcworldError
 from . import handlers_after, handlers_trade  # noqa: F401  (register handlers)
 from .digest import GENESIS, canonical, chain, state_digest
 from .state import clone
 from .transition import TransitionError, apply_delta, transition
 
 
-class ReplayError(ValueError):
+class ReplayError(AcworldError, ValueError):
     """Reconstruction failed; ``seq`` names the first bad commit (0 for the run as a whole)."""
 
     def __init__(self, seq: int, reason: str) -> None:

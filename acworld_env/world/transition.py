@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..core.errors import AcworldError
 from ..core.name_tables import register_in
 
 Delta = list[list[Any]]
@@ -18,7 +19,7 @@ Handler = Callable[["View", dict], None]
 HANDLERS: dict[str, Handler] = {}
 
 
-class TransitionError(ValueError):
+class TransitionError(AcworldError, ValueError):
     """An event the World cannot apply (unknown type or broken precondition)."""
 
 

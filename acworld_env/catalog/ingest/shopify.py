@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from ...core.errors import AcworldError
 from ..money import is_currency_code
 from ..records import DropNote, SourceProduct, SourceVariant
 from ..textutil import clean, html_to_text
@@ -29,7 +30,7 @@ from ..textutil import clean, html_to_text
 _GRAMS = {"g": 1.0, "kg": 1000.0, "lb": 453.59237, "oz": 28.349523125}
 
 
-class ShapeError(ValueError):
+class ShapeError(AcworldError, ValueError):
     """The JSON holds no recognisable Shopify products."""
 
 

@@ -39,6 +39,7 @@ import math
 import re
 from typing import Any
 
+from ...core.errors import AcworldError
 from ..records import SourceProduct, SourceVariant, id_part
 from ..textutil import clean, html_to_text
 
@@ -54,7 +55,7 @@ _INT = re.compile(r"[+-]?\d+")
 _FLOAT = re.compile(r"[+-]?(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?")
 
 
-class RowError(ValueError):
+class RowError(AcworldError, ValueError):
     """A row that cannot be read (message says which field)."""
 
 

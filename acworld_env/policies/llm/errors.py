@@ -16,12 +16,14 @@ as protocol-error rejections.
 
 from __future__ import annotations
 
+from ...core.errors import AcworldError
 
-class LLMConfigError(ValueError):
+
+class LLMConfigError(AcworldError, ValueError):
     """A policy spec or its settings cannot be used (raised before any call is made)."""
 
 
-class ProviderError(RuntimeError):
+class ProviderError(AcworldError, RuntimeError):
     """The provider failed to answer after retries; the run should be marked unscored.
 
     Attributes:

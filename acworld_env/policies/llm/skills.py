@@ -35,6 +35,8 @@ from typing import Any
 
 import yaml
 
+from ...core.errors import AcworldError
+
 SKILL_FILE = "SKILL.md"
 ROLES = ("buyer", "merchant")
 MAX_SKILL_BYTES = 256_000
@@ -66,7 +68,7 @@ _ORDER = {("buyer", n): i for i, n in enumerate(BUYER_SKILLS)} | {
     ("merchant", n): 100 + i for i, n in enumerate(MERCHANT_SKILLS)}
 
 
-class SkillError(ValueError):
+class SkillError(AcworldError, ValueError):
     """A ``SKILL.md`` cannot be read; the message names the file."""
 
 
