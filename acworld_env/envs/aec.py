@@ -98,7 +98,7 @@ from ..tasks.spec import TaskSpec
 from ..tasks.suites import load_suite
 from ..transcript import transcript_lines
 from ..vcp import VCPAction, parse_action
-from .candidates import IDLE
+from ..vcp.union import IDLE_ACTION
 from .known import Known
 from .potential import REWARD_MODES, ScorePotential
 from .spaces import VCPActionSpace, encode_observation, observation_space
@@ -251,7 +251,7 @@ class AcworldAECEnv(AECEnv):
         assert self.episode is not None and self.task is not None
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        parsed = parse_action(IDLE if action is None else action)
+        parsed = parse_action(IDLE_ACTION if action is None else action)
         if isinstance(parsed, VCPAction):
             self._known[agent].feed(action=parsed.model_dump(mode="json", exclude_none=True))
         meta, self._meta = self._meta, None

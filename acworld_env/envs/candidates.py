@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..vcp import TOOLS, Role, VCPAction, parse_action
+from ..vcp.union import IDLE_ACTION
 from .known import ONE_SHOT, Known, action_key
 
 N_LISTINGS, N_MERCHANTS, N_THREADS, N_ORDERS = 8, 3, 4, 4
@@ -26,7 +27,6 @@ OFFER_LEVELS = (0.7, 0.85, 1.0)
 CONCESSIONS = (1 / 3, 2 / 3)
 """Counter-offers move this share of the way from the agent's last price to the other side's."""
 VERDICTS = ("apply", "duplicate", "stale", "out_of_order", "foreign")
-IDLE = {"kind": "get_inbox", "unread_only": True}
 TERMINAL_KINDS = frozenset(k for k, t in TOOLS.items() if t.terminal)
 _SEARCH_KEYS = {"text", "category", "brand", "min_price", "max_price", "in_stock", "min_rating", "options",
                 "attributes"}
@@ -301,7 +301,7 @@ def _build_table() -> list[Slot]:
             slots += [Slot(f"{name}[{i}].{label}", kind, _per(table, fn), i) for label, kind, fn in templates]
     slots += [Slot(f"merchant[{i}].reputation", "get_merchant_reputation", _merchant_rep, i) for i in range(N_MERCHANTS)]
     slots += [
-        Slot("inbox", "get_inbox", _fixed(IDLE)),
+        Slot("inbox", "get_inbox", _fixed(IDLE_ACTION)),
         Slot("mandate", "get_mandate", _fixed({"kind": "get_mandate"})),
         Slot("balance", "get_balance", _fixed({"kind": "get_balance"})),
         Slot("orders", "list_orders", _fixed({"kind": "list_orders"})),

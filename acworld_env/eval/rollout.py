@@ -10,9 +10,7 @@ from typing import Any
 from ..core.errors import AcworldError
 from ..episode import Episode
 from ..tasks.spec import TaskSpec
-
-IDLE_ACTION = {"kind": "get_inbox", "unread_only": True}
-"""What an agent whose policy returns None does: look at its inbox."""
+from ..vcp.union import IDLE_ACTION
 
 
 class Interrupted(AcworldError):

@@ -29,6 +29,8 @@ QUERY_KINDS: frozenset[str] = frozenset(k for k, t in TOOLS.items() if t.readonl
 """Read-only kinds (searches, ``get_*``, ``list_*``): they never commit and are not business proposals."""
 ONE_SHOT_KINDS: frozenset[str] = frozenset(k for k, t in TOOLS.items() if t.one_shot)
 """Kinds that, once accepted, make no sense again on the same record."""
+IDLE_ACTION: dict[str, Any] = {"kind": "get_inbox", "unread_only": True}
+"""What an agent does on a turn it takes no action (its policy returned None): read its unread messages."""
 
 Action = Annotated[Union[ACTION_TYPES], Field(discriminator="kind")]  # noqa: UP007
 ACTION_ADAPTER: TypeAdapter[VCPAction] = TypeAdapter(Action)

@@ -21,10 +21,11 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo.utils.wrappers import BaseWrapper
 
-from ..envs.candidates import IDLE, LABELS, N_ORDERS, N_THREADS, SLOTS, menu_actions
+from ..envs.candidates import LABELS, N_ORDERS, N_THREADS, SLOTS, menu_actions
 from ..envs.known import TABLES, Known
 from ..envs.spaces import observation_space as _inner_space
 from ..vcp import TOOLS
+from ..vcp.union import IDLE_ACTION
 
 KINDS = tuple(sorted(TOOLS))
 _TURNS = ("mine", "theirs", "agreed", "closed")
@@ -105,7 +106,7 @@ class _Menus:
         actions = self.actions(raw_env, agent)
         i = int(index)
         chosen = actions[i] if 0 <= i < len(actions) else None
-        return chosen if chosen is not None else dict(IDLE)
+        return chosen if chosen is not None else dict(IDLE_ACTION)
 
 
 class ActionMenu(BaseWrapper):
