@@ -42,7 +42,7 @@ def action_key(action: dict[str, Any]) -> tuple[str, str] | None:
 
 NOTICE_FIELDS = ("type", "order_id", "payment_id", "amount")
 """What the menu needs of a market notice to answer it (the action it asks for, and for what)."""
-TABLES = ("listings", "threads", "orders", "payments", "shipments", "events", "returns", "disputes",
+KNOWN_KINDS = ("listings", "threads", "orders", "payments", "shipments", "events", "returns", "disputes",
           "quotes", "quote_requests", "reviews", "questions")
 """Kinds of record an agent can come to know, in the order menus use them."""
 
@@ -65,7 +65,7 @@ class Known:
     pending: dict[str, Any] = field(default_factory=dict)
     done: set[tuple[str, str]] = field(default_factory=set)
     records: dict[str, dict[str, dict[str, Any]]] = field(
-        default_factory=lambda: {t: {} for t in TABLES})
+        default_factory=lambda: {t: {} for t in KNOWN_KINDS})
     queue: list[tuple[str, dict[str, Any]]] = field(default_factory=list, repr=False)
     scanned: str = field(default="", repr=False)
 

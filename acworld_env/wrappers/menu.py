@@ -22,7 +22,7 @@ from gymnasium import spaces
 from pettingzoo.utils.wrappers import BaseWrapper
 
 from ..envs.candidates import LABELS, N_ORDERS, N_THREADS, SLOTS, menu_actions
-from ..envs.known import TABLES, Known
+from ..envs.known import KNOWN_KINDS, Known
 from ..envs.spaces import observation_space as _inner_space
 from ..vcp import TOOLS
 from ..vcp.union import IDLE_ACTION
@@ -30,7 +30,7 @@ from ..vcp.union import IDLE_ACTION
 KINDS = tuple(sorted(TOOLS))
 _TURNS = ("mine", "theirs", "agreed", "closed")
 N_ACTIONS = len(SLOTS)
-N_FEATURES = 2 + 2 + 3 + 1 + 1 + len(TABLES) + N_THREADS * len(_TURNS) + N_ORDERS * 3 + len(KINDS)
+N_FEATURES = 2 + 2 + 3 + 1 + 1 + len(KNOWN_KINDS) + N_THREADS * len(_TURNS) + N_ORDERS * 3 + len(KINDS)
 
 
 def features(raw: dict[str, Any], known: Known) -> np.ndarray:
@@ -44,7 +44,7 @@ def features(raw: dict[str, Any], known: Known) -> np.ndarray:
     out[7] = min(1.0, len(raw.get("inbox", [])) / 10)
     out[8] = min(1.0, math.log10(1 + max(0, int(raw.get("balance", 0)))) / 12)
     i = 9
-    for table in TABLES:
+    for table in KNOWN_KINDS:
         out[i] = min(1.0, len(known[table]) / 4)
         i += 1
     threads = list(known["threads"].values())
