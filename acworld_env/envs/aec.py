@@ -100,7 +100,7 @@ from ..transcript import transcript_lines
 from ..vcp import VCPAction, parse_action
 from ..vcp.union import IDLE_ACTION
 from .known import Known
-from .potential import REWARD_MODES, ScorePotential
+from .rewards import REWARD_MODES, EpisodeReward
 from .spaces import VCPActionSpace, encode_observation, observation_space
 
 COUNTERPARTY_MODES = ("scripted", "agents")
@@ -154,7 +154,7 @@ class AcworldAECEnv(AECEnv):
         self.task: TaskSpec | None = None
         self.episode_seed = 0
         self.episode_count = 0
-        self._potential: ScorePotential | None = None
+        self._potential: EpisodeReward | None = None
         self._meta: dict[str, Any] | None = None
 
     # -- tasks ------------------------------------------------------------------
@@ -231,7 +231,7 @@ class AcworldAECEnv(AECEnv):
         self._seen: dict[str, int] = {}
         """Per agent, how many unread messages its latest observation showed (taken when it acts)."""
         self._rendered = 0
-        self._potential = potential = ScorePotential(task, self.reward_mode)  # type: ignore[arg-type]
+        self._potential = potential = EpisodeReward(task, self.reward_mode)  # type: ignore[arg-type]
         potential.score = score_episode(task, self.episode.market)
         self.infos = {a: self._info(a) for a in agents}
         self.agent_selection = agents[0]

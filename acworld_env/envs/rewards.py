@@ -16,8 +16,8 @@ RewardMode = Literal["potential", "terminal"]
 REWARD_MODES = ("potential", "terminal")
 
 
-class ScorePotential:
-    """Tracks the task score of a live market and turns it into rewards.
+class EpisodeReward:
+    """One episode's rewards in the chosen mode: tracks the task score of a live market.
 
     ``potential``: each step's reward is the change of the score since the previous step,
     starting from 0 at reset, so an episode's rewards sum to its final score.
