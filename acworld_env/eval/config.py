@@ -13,8 +13,7 @@ from typing import Any
 
 from ..core.taskspec import TaskSpec
 from ..policies.llm.spec import is_llm_spec
-from ..policies.specs import resolve_policy
-from .execute import PolicyFactory
+from ..policies.specs import PolicyFactory, resolve_policy
 
 
 @dataclass

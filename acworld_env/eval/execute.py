@@ -12,16 +12,14 @@ import json
 import shutil
 import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..policies.specs import PolicyFactory
 from .plan import UNSCORED_FILE, RunSpec
 from .rollout import Interrupted, run_episode
 from .summary import usage_from_trace
-
-PolicyFactory = Callable[[Any, int], Any]
 
 
 @dataclass

@@ -15,6 +15,7 @@ from .llm.spec import is_llm_spec
 from .make import make_policy
 
 PolicyFactory = Callable[[TaskSpec, int], Any]
+"""Builds a fresh policy for one run: ``factory(task, seed) -> policy`` (the one policy-factory type)."""
 
 
 class PolicySpecError(AcworldError, ValueError):
