@@ -1,6 +1,5 @@
 """Scoring: predicate kinds over verified traces, task scores, stage scores, loss attribution."""
 
-from . import kinds_discovery  # noqa: F401  (registers the T1 discovery kinds)
 from .kinds import KINDS, ScoreInput, predicate
 from .score import (
     LOSS_GROUPS,

@@ -9,7 +9,13 @@ from typing import Any
 
 from ..artifacts import save_run
 from ..core.taskspec import TaskSpec, task_hash
-from . import kinds_decision, kinds_negotiation, kinds_timing, kinds_trade  # noqa: F401  (register kinds)
+from . import (  # noqa: F401  (each kinds_* module registers its predicate kinds)
+    kinds_decision,
+    kinds_discovery,
+    kinds_negotiation,
+    kinds_timing,
+    kinds_trade,
+)
 from .kinds import KINDS, ScoreInput
 
 STAGES = ("Search", "Evidence", "Decision", "Validation", "World effect")
