@@ -79,8 +79,8 @@ def check_run(path: Path, index: SuiteIndex, *, name: str | None = None) -> RunC
 
 def _scored(path: Path, name: str, index: SuiteIndex) -> RunCheck:
     from ..scoring.rescore import diff_scores, rescore_run
+    from ..scoring.saved_run import SCORE_FILE, load_task
     from ..scoring.score import score_json
-    from ..scoring.validity import SCORE_FILE, load_task
     from ..trace import read_trace
     from .summary import usage_from_trace
 

@@ -58,7 +58,7 @@ def rescore(
 def _anchor_problem(run: Path, index: object) -> str | None:
     """Why a run's task is not the published one (``None`` when it is)."""
     from ..artifacts import read_json_file
-    from ..scoring.validity import load_task
+    from ..scoring.saved_run import load_task
     from ..tasks.anchor import AnchorError
 
     try:

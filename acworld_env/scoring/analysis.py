@@ -25,8 +25,8 @@ from ..artifacts import find_runs
 from ..trace import TraceRecord, as_records
 from ..vcp import TOOLS
 from ..world import canonical, sha256
+from .saved_run import InvalidRun, RunArtifacts, load_run
 from .score import score_trace
-from .validity import InvalidRun, RunArtifacts, load_run
 
 VIEWS: dict[str, str] = {
     "final_state": "final World state",

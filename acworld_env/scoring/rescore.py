@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from ..artifacts import RUN_FILE, find_runs, read_json_file
+from .saved_run import SCORE_FILE, TASK_FILE, InvalidRun, load_run
 from .score import Score, score_json, score_trace
-from .validity import SCORE_FILE, TASK_FILE, InvalidRun, load_run
 
 __all__ = ["RescoreResult", "diff_scores", "rescore_dir", "rescore_run", "score_json"]
 

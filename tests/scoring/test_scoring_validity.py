@@ -10,7 +10,7 @@ import pytest
 from scoring_kit import rechain
 
 from acworld_env.scoring.rescore import rescore_run
-from acworld_env.scoring.validity import check_run
+from acworld_env.scoring.saved_run import check_run
 from acworld_env.trace import read_trace
 
 

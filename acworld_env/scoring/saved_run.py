@@ -1,4 +1,4 @@
-"""Run validity: whether a saved run can be scored at all.
+"""A saved run, read back for scoring: whether it can be scored at all, and what scoring needs of it.
 
 A run is *invalid* (unscored, with a reason) only when its infrastructure failed:
 reconstruction fails, a commit lacks an accepted validation, an actor binding is broken,
