@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..artifacts import RUN_FILE, TRACE_FILE, read_json_file, verify_run
+from ..artifacts import RUN_FILE, read_json_file
 from ..tasks.anchor import AnchorError, SuiteIndex, task_hash
 from .manifest import (
     HEADER_KEYS,
@@ -66,38 +66,36 @@ def check_run(path: Path, index: SuiteIndex, *, name: str | None = None) -> RunC
     name = name or path.name
     if not (path / RUN_FILE).exists() and (path / UNSCORED_FILE).exists():
         return _unscored(path, name, index)
-    v = verify_run(path)
-    if not v.ok:
-        return RunCheck(name, path, "failed", v.message)
+    from ..scoring.saved_run import InvalidRun, load_run
+
     try:
-        return _scored(path, name, index)
+        art = load_run(path)  # verifies the run (verify_run) and reconstructs it once
+        return _scored(art, name, index)
+    except InvalidRun as exc:
+        return RunCheck(name, path, "failed", exc.reason)
     except AnchorError as exc:
         return RunCheck(name, path, "failed", str(exc))
     except (OSError, ValueError, TypeError, KeyError, RecursionError) as exc:
         return RunCheck(name, path, "failed", f"malformed artifact: {type(exc).__name__}: {str(exc)[:300]}")
 
 
-def _scored(path: Path, name: str, index: SuiteIndex) -> RunCheck:
-    from ..scoring.rescore import diff_scores, rescore_run
-    from ..scoring.saved_run import SCORE_FILE, load_task
-    from ..scoring.score import score_json
-    from ..trace import read_trace
+def _scored(art: Any, name: str, index: SuiteIndex) -> RunCheck:
+    from ..scoring.rescore import diff_scores
+    from ..scoring.saved_run import SCORE_FILE
+    from ..scoring.score import score_json, score_trace
     from .summary import usage_from_trace
 
-    run = read_json_file(path / RUN_FILE)
-    task = load_task(path)
+    path, run, task = art.path, art.run, art.task
     problem = index.check(task, run)
     if problem:
         return RunCheck(name, path, "failed", problem)
-    recomputed = score_json(rescore_run(path)).encode("utf-8")
+    recomputed = score_json(score_trace(task, art.records, art.state)).encode("utf-8")
     saved = (path / SCORE_FILE).read_bytes() if (path / SCORE_FILE).exists() else None
     if saved != recomputed:
         return RunCheck(name, path, "failed", "score.json differs from the rescored run: "
                         + "; ".join(diff_scores(saved, recomputed)))
     score = json.loads(recomputed)
-    if not score.get("valid"):
-        return RunCheck(name, path, "failed", f"invalid run: {score.get('invalid_reason')}")
-    usage = usage_from_trace(read_trace(path / TRACE_FILE), task.actor)
+    usage = usage_from_trace(art.records, task.actor)
     entry = run_entry(name=name, task_id=task.task_id, task_hash=task_hash(task), seed=run.get("seed"),
                       repeat=_repeat(name), status="scored", run=run, score_bytes=recomputed)
     return RunCheck(name, path, "scored", "ok", entry, score, task, usage, run)
