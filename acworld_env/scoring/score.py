@@ -10,9 +10,16 @@ from typing import Any
 from ..artifacts import save_run
 from ..core.taskspec import TaskSpec, task_hash
 from . import (  # noqa: F401  (each kinds_* module registers its predicate kinds)
+    kinds_adversarial,
     kinds_decision,
     kinds_discovery,
+    kinds_governance,
+    kinds_grounding,
+    kinds_inventory,
+    kinds_lifecycle,
+    kinds_multi_item,
     kinds_negotiation,
+    kinds_preference,
     kinds_timing,
     kinds_trade,
 )

@@ -11,8 +11,9 @@ from . import families  # noqa: F401  (registers the family builders)
 from .names import FAMILY_BUILDERS, register_suite
 from .spec import TaskSpec
 
-CAPABILITY_FAMILIES = ("T1_discovery", "T4_negotiation", "T10_timing")
-"""Families of the capability track, in suite order (the other seven follow the same pattern)."""
+CAPABILITY_FAMILIES = ("T1_discovery", "T2_grounding", "T3_preference", "T4_negotiation", "T5_multi_item",
+                       "T6_inventory", "T7_lifecycle", "T8_governance", "T9_adversarial", "T10_timing")
+"""Families of the capability track, in suite order."""
 
 
 def build_capability(seed: int = 0, *, frozen: bool = True) -> list[TaskSpec]:

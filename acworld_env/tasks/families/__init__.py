@@ -8,4 +8,16 @@ all three from :mod:`acworld_env.tasks.names`.
 
 from __future__ import annotations
 
-from . import demo, discovery, negotiation, timing  # noqa: F401
+from . import (  # noqa: F401
+    adversarial,
+    demo,
+    discovery,
+    governance,
+    grounding,
+    inventory,
+    lifecycle,
+    multi_item,
+    negotiation,
+    preference,
+    timing,
+)

@@ -1,0 +1,3 @@
+"""Predicate kinds for T5 Multi-item planning and checkout (none yet)."""
+
+from __future__ import annotations
