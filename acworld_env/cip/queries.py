@@ -103,7 +103,9 @@ def get_listing(ctx: RuleContext, a: GetListing) -> Outcome:
 @rule("get_reviews")
 def get_reviews(ctx: RuleContext, a: GetReviews) -> Outcome:
     require(listing_view(ctx, a.listing_id) is not None, "unknown_listing", f"no listing {a.listing_id!r}")
-    reviews = [{"review_id": rid, **{k: r[k] for k in ("rating", "text", "by", "flags")}}
+    # a review tied to an order (every posted review; seeded ones may carry none) is a verified purchase
+    reviews = [{"review_id": rid, **{k: r[k] for k in ("rating", "text", "by", "flags")},
+                "verified_purchase": r.get("order") is not None}
                for rid, r in sorted(ctx.state["reviews"].items()) if r["listing"] == a.listing_id]
     return Outcome(True, result={"listing_id": a.listing_id, "reviews": reviews},
                    evidence=[a.listing_id] + [r["review_id"] for r in reviews])
