@@ -1,12 +1,13 @@
 """# Agentic Commerce World: the capability environment (``capability-v1``)
 
-| Import | ``env = acworld_env.make("capability-v1")`` |
+| Import | ``from acworld_env.envs import capability_v1``; ``capability_v1.env()`` (or ``acworld_env.make("capability-v1")``) |
 |---|---|
 | Actions | one VCP action (pydantic model, dict or JSON string) |
-| Parallel API | turn-based, via :func:`acworld_env.wrappers.to_parallel` |
+| Parallel API | turn-based: ``capability_v1.parallel_env()`` (:class:`~acworld_env.envs.parallel.TurnParallelEnv`) |
 | Agents | the evaluated actor of the task (``counterparties="scripted"``) or every actor (``"agents"``) |
 | Action space | :class:`~acworld_env.envs.spaces.VCPActionSpace` (per role) |
 | Observation space | ``Dict(text, json, step, steps_left, round, balance, inbox_size, last_accepted, role)`` |
+| State space | ``Box(-1, 1, (117,), float32)`` (:mod:`acworld_env.envs.state`) |
 | Reward | change of the task score (potential); rewards of an episode sum to its final score |
 
 Buyers and merchants transact in one shared market. Every action travels one path: bind to the
@@ -51,13 +52,23 @@ the evaluated actor, so the rewards of an episode sum to its final score. ``rewa
 
 ## Termination and truncation
 An agent terminates when its terminal action (``submit_answer``, ``abstain``, ``finish``) is
-accepted; it is truncated after the task's ``max_steps`` actions. In self-play, when the
-evaluated actor is done the task is over and every other agent is truncated.
+accepted; it is truncated after the task's ``max_steps`` actions (or ``max_cycles``, if given).
+The episode ends when the evaluated actor is done: in that same step every other agent is
+truncated, so all agents end together. (In self-play another agent may finish earlier on its
+own; the others play on.) As PettingZoo specifies, a finished agent is then stepped out with
+``step(None)``; once every agent is out ``agents`` is empty and a further ``step()`` does
+nothing but warn.
+
+## State
+``state()`` is a fixed-size ``float32`` vector (``state_space``) of the whole episode for
+centralised critics: progress, score so far, and per possible agent its role, status, steps,
+balance and inbox (see :mod:`acworld_env.envs.state`). Reading it changes nothing.
 
 ## Info
 Every agent: ``task_id``, ``actor``, ``role``, ``evaluated``, ``step``, ``validation`` (the
 result of its last action: kind, accepted, code, message, result, commit), ``trace_digest``,
-``episode_seed``. The evaluated actor also: ``score``, ``full_credit``, ``credits`` and
+``episode_seed`` (the keys are there from reset on: before an agent's first action ``validation``
+has the same keys with ``kind`` None and ``accepted`` False). The evaluated actor also: ``score``, ``full_credit``, ``credits`` and
 ``evidence`` per predicate, ``stages``, ``loss_group``. Every agent's info also says which
 ``hints`` mode ran ("off" or "structured").
 
@@ -65,7 +76,8 @@ result of its last action: kind, accepted, code, message, result, commit), ``tra
 ``suite`` ("capability-v1"), ``split`` ("frozen" or "generated"), ``seed`` (task-generation seed
 of the generated split), ``tasks`` (an explicit task list, or a glob over task ids such as
 ``"*/T1/*"``), ``task_id`` / ``task`` (always play one task), ``counterparties`` ("scripted" or "agents"), ``reward`` ("potential" or "terminal"),
-``render_mode`` (None, "ansi", "human"), ``hints`` ("off" or "structured", see Observation space).
+``render_mode`` (None, "ansi", "human"), ``hints`` ("off" or "structured", see Observation space),
+``max_cycles`` (None, or a cap on each agent's actions below the task's ``max_steps``).
 ``reset(seed=..., options=...)``: ``options={"task_id": ...}`` or ``{"task": spec}`` plays that
 task; otherwise the env walks the suite in a shuffled order fixed by the seed (no seed at the
 first reset means seed 0). The episode seed is the reset seed, or drawn from the walk.
@@ -76,7 +88,8 @@ Unknown option keys are ignored.
 ``"human"`` prints the new transcript lines after every step and returns None.
 
 ## Version history
-* v1: initial release (VCP protocol, potential rewards, scripted or self-play counterparties).
+* v1: initial release (VCP protocol, potential rewards, scripted or self-play counterparties);
+  later additions that leave runs unchanged: ``state()``, ``max_cycles``, the versioned modules.
 """
 
 from __future__ import annotations
@@ -99,9 +112,11 @@ from ..tasks.suites import load_suite
 from ..transcript import transcript_lines
 from ..vcp import VCPAction, parse_action
 from ..vcp.union import IDLE_ACTION
+from .info import NO_VALIDATION
 from .known import Known
 from .rewards import REWARD_MODES, EpisodeReward
 from .spaces import VCPActionSpace, encode_observation, observation_space
+from .state import episode_state, state_space
 
 COUNTERPARTY_MODES = ("scripted", "agents")
 HINT_MODES = ("off", "structured")
@@ -117,7 +132,7 @@ class AcworldAECEnv(AECEnv):
                  tasks: Sequence[TaskSpec] | str | None = None, task_id: str | None = None,
                  task: TaskSpec | dict | None = None, counterparties: str = "scripted",
                  reward: str = "potential", render_mode: str | None = None, name: str | None = None,
-                 hints: str | None = "off") -> None:
+                 hints: str | None = "off", max_cycles: int | None = None) -> None:
         super().__init__()
         self.hints = hints or "off"
         if self.hints not in HINT_MODES:
@@ -129,7 +144,10 @@ class AcworldAECEnv(AECEnv):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}")
         self.metadata = {**self.metadata, "name": name or f"acworld_{suite.replace('-', '_')}"}
+        if max_cycles is not None and max_cycles < 1:
+            raise ValueError(f"max_cycles must be a positive number of actions, not {max_cycles!r}")
         self.suite, self.split, self.counterparties, self.reward_mode = suite, split, counterparties, reward
+        self.max_cycles = max_cycles
         self.render_mode = render_mode
         if tasks is None or isinstance(tasks, str):
             suite_tasks = load_suite(suite, split, seed or 0)
@@ -146,6 +164,7 @@ class AcworldAECEnv(AECEnv):
         for t in [*self.tasks, *([self._fixed] if self._fixed else [])]:
             self._add_possible(t)
         self._obs_space = observation_space()
+        self.state_space = state_space()
         self._action_spaces: dict[str, VCPActionSpace] = {}
         self._walk: np.random.Generator | None = None
         self._order: list[int] = []
@@ -234,6 +253,8 @@ class AcworldAECEnv(AECEnv):
         self._potential = potential = EpisodeReward(task, self.reward_mode)  # type: ignore[arg-type]
         potential.score = score_episode(task, self.episode.market)
         self.infos = {a: self._info(a) for a in agents}
+        self.actors = list(agents)
+        """Every agent of the episode, including those already finished and removed from ``agents``."""
         self.agent_selection = agents[0]
         self._skip_agent_selection = None
 
@@ -245,6 +266,9 @@ class AcworldAECEnv(AECEnv):
     def step(self, action: Any) -> None:
         """Submit the selected agent's action; counterparties react; rewards and flags update."""
         agent = self.agent_selection
+        if agent not in self.agents:  # the episode is over: every agent has been stepped out
+            logger.warn("step() after the episode ended (no agents left) does nothing; call reset()")
+            return
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
@@ -258,10 +282,10 @@ class AcworldAECEnv(AECEnv):
         self.episode.act(agent, parsed if isinstance(parsed, VCPAction) else action, meta,
                          seen=self._seen.pop(agent, 0))
         evaluated = self.task.actor
-        over = self.episode.finished(evaluated) or self.episode.truncated(evaluated)
+        over = self.episode.finished(evaluated) or self._out_of_steps(evaluated)
         for a in self.agents:
             self.terminations[a] = self.episode.finished(a)
-            self.truncations[a] = not self.terminations[a] and (self.episode.truncated(a) or over)
+            self.truncations[a] = not self.terminations[a] and (self._out_of_steps(a) or over)
         assert self._potential is not None
         reward = self._potential.update(self.episode.market, done=over)
         if evaluated in self.rewards:
@@ -277,13 +301,24 @@ class AcworldAECEnv(AECEnv):
         if self.render_mode == "human":
             self.render()
 
+    def _out_of_steps(self, agent: str) -> bool:
+        assert self.episode is not None
+        capped = self.max_cycles is not None and self.episode.steps.get(agent, 0) >= self.max_cycles
+        return capped or self.episode.truncated(agent)
+
+    def state(self) -> np.ndarray:
+        """The global state for centralised critics (``state_space``; see :mod:`acworld_env.envs.state`)."""
+        score = self.score.score if self.score is not None else 0.0
+        return episode_state(self.episode, self.possible_agents, self.agents, self.terminations,
+                             self.truncations, score, getattr(self, "actors", []))
+
     def _info(self, agent: str) -> dict[str, Any]:
         assert self.episode is not None and self.task is not None
         last = self.episode.last.get(agent)
         info: dict[str, Any] = {
             "task_id": self.task.task_id, "actor": agent,
             "role": self.task.initial_state["actors"][agent]["role"], "evaluated": agent == self.task.actor,
-            "step": self.episode.steps.get(agent, 0), "validation": last.to_dict() if last is not None else None,
+            "step": self.episode.steps.get(agent, 0), "validation": last.to_dict() if last is not None else dict(NO_VALIDATION),
             "trace_digest": self.episode.market.trace.digest, "episode_seed": self.episode_seed,
             "hints": self.hints,
         }

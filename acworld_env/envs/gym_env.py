@@ -2,7 +2,10 @@
 
 ``gymnasium.make("acworld/capability-v1")`` (after ``import acworld_env``) builds this view over
 the AEC environment of the same id. Observations, actions, rewards, info, termination and
-truncation are the AEC env's for the evaluated actor (see :mod:`acworld_env.envs.aec`).
+truncation are the AEC env's for the evaluated actor (see :mod:`acworld_env.envs.aec`), except
+that ``info`` keeps the same keys and types at every step, reset included, as Gymnasium's vector
+envs need (:func:`acworld_env.envs.info.fixed_info`: ``credits``, ``evidence``, ``stages`` and
+``validation["result"]`` are JSON strings, absent numbers are -1 or 0, absent strings "").
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from typing import Any
 import gymnasium
 
 from .aec import AcworldAECEnv
+from .info import fixed_info
 from .spaces import VCPActionSpace
 
 
@@ -42,7 +46,7 @@ class AcworldGymEnv(gymnasium.Env):
         self.aec.reset(seed=seed, options=options)
         actor = self.actor = self.aec.agents[0]
         self.action_space.bind(self.aec.action_space(actor).role, self.aec.known(actor))
-        return self.aec.observe(actor), dict(self.aec.infos[actor])
+        return self.aec.observe(actor), fixed_info(self.aec.infos[actor])
 
     def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         """Submit the evaluated actor's action."""
@@ -53,7 +57,7 @@ class AcworldGymEnv(gymnasium.Env):
             raise RuntimeError("the episode is over; call reset()")
         self.aec.step(action)
         return (self.aec.observe(actor), float(self.aec.rewards[actor]), self.aec.terminations[actor],
-                self.aec.truncations[actor], dict(self.aec.infos[actor]))
+                self.aec.truncations[actor], fixed_info(self.aec.infos[actor]))
 
     def render(self) -> str | None:
         """The transcript (``ansi``) or print it (``human``)."""

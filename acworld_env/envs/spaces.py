@@ -32,7 +32,7 @@ MAX_STEPS, MAX_ROUND, MAX_BALANCE, MAX_INBOX = 500, 1_000_000, 10**12, 10_000
 CHARSET = "\t\n" + "".join(chr(c) for c in (*range(0x20, 0x7F), *range(0xA0, 0xD800), *range(0xE000, 0x10000)))
 """Characters the text fields may hold."""
 _OUTSIDE = re.compile("[^\t\n\x20-\x7e\xa0-\ud7ff\ue000-\uffff]")
-_TEXT_PROTO: spaces.Text | None = None
+_TEXT_PROTO: BMPText | None = None
 TERMINAL_SHARE = 0.03
 """Probability that :meth:`VCPActionSpace.sample` draws a terminal action (answer, abstain, finish)."""
 NUMERIC_FIELDS = {"step": (0, MAX_STEPS), "steps_left": (0, MAX_STEPS), "round": (0, MAX_ROUND),
@@ -48,10 +48,22 @@ def clean_text(text: str, limit: int = MAX_TEXT) -> str:
     return text
 
 
+class BMPText(spaces.Text):
+    """A :class:`~gymnasium.spaces.Text` over :data:`CHARSET` whose repr names the charset instead of listing it.
+
+    ``contains``, ``sample`` and equality are Gymnasium's; only printing is short (the charset
+    has 63,425 characters, so the default repr of an observation space runs to 127 KB).
+    """
+
+    def __repr__(self) -> str:
+        return (f"Text({self.min_length}, {self.max_length}, charset=<{len(self.character_set)} characters: "
+                "the Basic Multilingual Plane without controls and surrogates, plus tab and newline>)")
+
+
 def _text_space() -> spaces.Text:
     global _TEXT_PROTO
     if _TEXT_PROTO is None:  # building the charset index takes ~0.1 s: do it once, copy after
-        _TEXT_PROTO = spaces.Text(MAX_TEXT, min_length=0, charset=CHARSET)
+        _TEXT_PROTO = BMPText(MAX_TEXT, min_length=0, charset=CHARSET)
     return copy.copy(_TEXT_PROTO)
 
 

@@ -163,8 +163,11 @@ class LLMView(BaseWrapper):
         """Submit the model's tool call for the selected agent."""
         self._sync()
         agent = self.env.agent_selection
-        if action is None or self.env.terminations[agent] or self.env.truncations[agent]:
-            self.env.step(action)
+        if agent not in self.env.agents or self.env.terminations[agent] or self.env.truncations[agent]:
+            self.env.step(None)  # the dead step, or a no-op once the episode is over
+            return
+        if action is None:
+            self.env.step(None)
             return
         history = self._history.setdefault(agent, [])
         history.extend(self.observe(agent)["messages"][len(history) + (self.provider == "openai"):])

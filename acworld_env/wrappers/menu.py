@@ -8,7 +8,10 @@ from what the agent has seen; the mask marks the filled ones.
 
 Observation: ``Dict(observation=Box(0, 1, (F,), float32), action_mask=Box(0, 1, (N,), int8))``
 (plus ``text`` when ``text=True``), the PettingZoo / RLlib masking convention. Action:
-``Discrete(N)``. Choosing a masked slot submits the idle action (read the inbox).
+``Discrete(N)``. Choosing a masked slot submits the idle action (read the inbox); an index outside
+``Discrete(N)`` (or not an integer) raises :class:`InvalidMenuAction`. Once an agent has ended,
+any action stepped for it is PettingZoo's dead step (``None``), and stepping after the episode
+ended does nothing, so a fixed-size batch of actions never raises at the end.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo.utils.wrappers import BaseWrapper
 
+from ..core.errors import AcworldError
 from ..envs.candidates import LABELS, N_ORDERS, N_THREADS, SLOTS, menu_actions
 from ..envs.known import KNOWN_KINDS, Known
 from ..envs.spaces import observation_space as _inner_space
@@ -31,6 +35,23 @@ KINDS = tuple(sorted(TOOLS))
 _TURNS = ("mine", "theirs", "agreed", "closed")
 N_ACTIONS = len(SLOTS)
 N_FEATURES = 2 + 2 + 3 + 1 + 1 + len(KNOWN_KINDS) + N_THREADS * len(_TURNS) + N_ORDERS * 3 + len(KINDS)
+
+
+class InvalidMenuAction(AcworldError, ValueError):
+    """An action that is not an index of the menu's ``Discrete(N)`` space."""
+
+
+def menu_index(index: Any) -> int:
+    """``index`` as a menu slot, or :class:`InvalidMenuAction` when it is outside ``Discrete(N)``."""
+    value = index
+    if isinstance(value, np.ndarray) and value.size == 1:
+        value = value.reshape(()).item()
+    if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
+        raise InvalidMenuAction(f"menu actions are integers in Discrete({N_ACTIONS}), not {index!r}")
+    if not 0 <= int(value) < N_ACTIONS:
+        raise InvalidMenuAction(f"menu action {int(value)} is outside Discrete({N_ACTIONS}) "
+                                f"(valid slots: 0..{N_ACTIONS - 1})")
+    return int(value)
 
 
 def features(raw: dict[str, Any], known: Known) -> np.ndarray:
@@ -103,9 +124,7 @@ class _Menus:
         return obs
 
     def action(self, raw_env: Any, agent: str, index: Any) -> dict[str, Any]:
-        actions = self.actions(raw_env, agent)
-        i = int(index)
-        chosen = actions[i] if 0 <= i < len(actions) else None
+        chosen = self.actions(raw_env, agent)[menu_index(index)]
         return chosen if chosen is not None else dict(IDLE_ACTION)
 
 
@@ -133,12 +152,12 @@ class ActionMenu(BaseWrapper):
         return self._menus.observation(self.env.unwrapped, agent)
 
     def step(self, action: Any) -> None:
-        """Submit the chosen slot's action (``None`` for a finished agent)."""
+        """Submit the chosen slot's action; for a finished agent, the dead step whatever the action."""
         agent = self.env.agent_selection
-        if action is None or self.env.terminations[agent] or self.env.truncations[agent]:
-            self.env.step(action)
+        if agent not in self.env.agents or self.env.terminations[agent] or self.env.truncations[agent]:
+            self.env.step(None)  # the dead step, or a no-op once the episode is over
             return
-        self.env.step(self._menus.action(self.env.unwrapped, agent, action))
+        self.env.step(None if action is None else self._menus.action(self.env.unwrapped, agent, action))
 
     def describe(self, agent: str) -> list[tuple[int, str, dict[str, Any]]]:
         """The available slots of ``agent`` now: (index, label, action)."""

@@ -1,0 +1,37 @@
+"""What the versioned environment modules share: the three PettingZoo constructors of one suite.
+
+A module such as :mod:`acworld_env.envs.capability_v1` is PettingZoo's convention
+(``pettingzoo.classic.rps_v2``): module-level ``env`` (the AEC env with the order-enforcing
+wrapper), ``raw_env`` (unwrapped) and ``parallel_env`` (turn-based parallel view), each taking the
+keyword arguments of :class:`~acworld_env.envs.aec.AcworldAECEnv`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from .aec import AcworldAECEnv
+from .parallel import TurnParallelEnv
+
+
+def constructors(suite: str, name: str) -> tuple[Callable[..., AcworldAECEnv], Callable[..., AECEnv],
+                                                  Callable[..., TurnParallelEnv]]:
+    """``(raw_env, env, parallel_env)`` for ``suite``, named ``name`` in ``metadata``."""
+
+    def raw_env(**kwargs: Any) -> AcworldAECEnv:
+        return AcworldAECEnv(**{"suite": suite, "name": name, **kwargs})
+
+    def env(**kwargs: Any) -> AECEnv:
+        return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+
+    def parallel_env(**kwargs: Any) -> TurnParallelEnv:
+        return TurnParallelEnv(env(**kwargs))
+
+    raw_env.__doc__ = f"The unwrapped AEC env of the {suite!r} suite (keyword arguments: see ``AcworldAECEnv``)."
+    env.__doc__ = f"The AEC env of the {suite!r} suite with PettingZoo's order-enforcing wrapper."
+    parallel_env.__doc__ = f"The turn-based parallel env of the {suite!r} suite."
+    return raw_env, env, parallel_env
