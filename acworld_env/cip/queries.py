@@ -45,6 +45,8 @@ def listing_view(ctx: RuleContext, listing_id: str, item: Any = None) -> dict[st
             "claims": overlay["claims"], "sponsored_by": overlay["sponsor"],
             "compare_at_price": overlay["compare_at"],
         })
+        if overlay.get("terms"):  # published pricing terms (tiers, bundle prices, fees), when a listing has them
+            view["terms"] = overlay["terms"]
     else:
         merchant = ctx.settings.merchant_actors.get(view["merchant_id"], view["merchant_id"])
         view.update({"merchant_id": merchant, "status": "active", "claims": {}, "sponsored_by": None})
