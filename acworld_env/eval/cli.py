@@ -145,7 +145,9 @@ def report_command(
             (plots / name).write_bytes(data)
         console.print(f"Plots in {plots}/: {', '.join(pngs)}", markup=False)
     if html:
-        write_report_page(html, evals, tables, pngs, note=note)
+        from .viewer_data import viewer_data
+
+        write_report_page(html, evals, tables, pngs, note=note, viewer=viewer_data(evals))
         console.print(f"Report page: {html}", markup=False)
 
 

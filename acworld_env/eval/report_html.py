@@ -1,4 +1,6 @@
-"""A report as one self-contained HTML page: inline CSS, tables, and plots as base64 PNG data URIs.
+"""A report as one self-contained HTML page: inline CSS, tables, plots as base64 PNG data URIs, and
+the run viewer (:mod:`.viewer_page`: a per-task table and every run's transcript, inline JSON and
+a little inline JavaScript).
 
 The page loads nothing from anywhere (no scripts, stylesheets, fonts or images by URL), so it
 can be mailed, archived or opened offline.
@@ -9,8 +11,10 @@ from __future__ import annotations
 import base64
 import html
 from pathlib import Path
+from typing import Any
 
 from .report import Evaluation, TableData
+from .viewer_page import VIEWER_STYLE, viewer_html
 
 STYLE = """
 body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2rem auto; max-width: 72rem;
@@ -44,8 +48,8 @@ def image_html(name: str, png: bytes) -> str:
 
 
 def report_page(evals: list[Evaluation], tables: list[TableData], plots: dict[str, bytes] | None,
-                *, note: str = "") -> str:
-    """The whole page."""
+                *, note: str = "", viewer: dict[str, Any] | None = None) -> str:
+    """The whole page (with the run viewer when ``viewer`` data is given)."""
     sources = "".join(
         f"<li><b>{html.escape(e.label)}</b>: {html.escape(str(e.path))} "
         f"({html.escape(str(e.summary.get('env_id', '')))}, split {html.escape(str(e.summary.get('split', '')))}, "
@@ -53,7 +57,7 @@ def report_page(evals: list[Evaluation], tables: list[TableData], plots: dict[st
     warnings = "".join(f'<p class="warn">{html.escape(w)}</p>' for e in evals for w in e.warnings)
     parts = [
         "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-        "<title>acworld evaluation report</title>", f"<style>{STYLE}</style></head><body>",
+        "<title>acworld evaluation report</title>", f"<style>{STYLE}{VIEWER_STYLE if viewer else ''}</style></head><body>",
         "<h1>acworld evaluation report</h1>", f'<ul class="meta">{sources}</ul>', warnings,
         *(table_html(t) for t in tables),
     ]
@@ -62,14 +66,17 @@ def report_page(evals: list[Evaluation], tables: list[TableData], plots: dict[st
         parts += [image_html(name, png) for name, png in plots.items()]
     if note:
         parts.append(f'<p class="warn">{html.escape(note)}</p>')
+    if viewer:
+        parts.append(viewer_html(viewer))
     parts.append("</body></html>\n")
     return "\n".join(parts)
 
 
 def write_report_page(path: str | Path, evals: list[Evaluation], tables: list[TableData],
-                      plots: dict[str, bytes] | None, *, note: str = "") -> Path:
+                      plots: dict[str, bytes] | None, *, note: str = "",
+                      viewer: dict[str, Any] | None = None) -> Path:
     """Write the page to ``path``."""
     out = Path(path)
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(report_page(evals, tables, plots, note=note), encoding="utf-8")
+    out.write_text(report_page(evals, tables, plots, note=note, viewer=viewer), encoding="utf-8")
     return out
