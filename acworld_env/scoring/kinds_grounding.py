@@ -1,3 +1,220 @@
-"""Predicate kinds for T2 Grounding (none yet)."""
+"""Predicate kinds for T2 Grounding: every claim is checked against the authoritative record.
+
+Authoritative values come from the task (the builder copies them from the catalog's product
+record and the World), never from what the actor or a seller wrote. A claim is a structured
+field (an answer field, a listing claim) or a number-with-unit in a reply's text; each is read
+as a quantity (:mod:`.grounding_units`) and compared within a small tolerance, in any unit.
+Reads are checked on the trace: a record counts as read only if the actor fetched it before
+its first claim. Guards pay only once the actor engaged (answered, edited the listing, replied).
+"""
 
 from __future__ import annotations
+
+from ..trace import TraceRecord
+from .grounding_units import REL_TOL, matches, quantities_in, quantity, to_base
+from .grounding_units import key_unit as _key_unit
+from .kinds import ScoreInput, fraction, passed, predicate
+
+CLAIM_KINDS = ("submit_answer", "update_listing", "publish_listing", "retract_claim", "answer_question")
+"""Actions that make (or withdraw) a claim."""
+SUPERLATIVES = {"lightest", "cheapest", "thinnest", "thickest", "longest", "best", "widest"}
+
+
+def _answer(si: ScoreInput, actor: str) -> TraceRecord | None:
+    done = [r for r in si.by(actor) if r.accepted and r.kind in {"submit_answer", "abstain", "finish"}]
+    return done[-1] if done and done[-1].kind == "submit_answer" else None
+
+
+def _truth(key: str, value: float) -> tuple[str, float]:
+    _, unit = _key_unit(key)
+    assert unit is not None, f"authoritative key {key!r} names no unit"
+    return to_base(value, unit)
+
+
+def _field(answer: dict, key: str) -> tuple[str | None, object]:
+    """The answer field standing for ``key``: the same key, else one with the same stem (``weight``)."""
+    if key in answer:
+        return key, answer[key]
+    stem, _ = _key_unit(key)
+    for k in sorted(answer):
+        if _key_unit(k)[0] == stem:
+            return k, answer[k]
+    return None, None
+
+
+def _first_claim(si: ScoreInput, actor: str, kinds: list[str]) -> int | None:
+    firsts = [r.n for r in si.by(actor) if r.accepted and r.kind in set(kinds)]
+    return min(firsts) if firsts else None
+
+
+@predicate("records_read_first")
+def records_read_first(si: ScoreInput, p: dict) -> tuple[float, dict]:
+    """Share of ``records`` the actor read (``get_listing``) before its first claim; 0 without a claim."""
+    first = _first_claim(si, p["actor"], p.get("kinds", list(CLAIM_KINDS)))
+    if first is None:
+        return 0.0, {"reason": "no claim made"}
+    read = {lid for r in si.actions(p["actor"], "get_listing", accepted=True) if r.n < first for lid in r.evidence}
+    got = [lid for lid in p["records"] if lid in read]
+    return fraction(len(got), len(p["records"]), unread=[x for x in p["records"] if x not in read], first_claim=first)
+
+
+@predicate("answer_cites")
+def answer_cites(si: ScoreInput, p: dict) -> tuple[float, dict]:
+    """The final answer's evidence names every authoritative record in ``records``."""
+    final = _answer(si, p["actor"])
+    if final is None:
+        return 0.0, {"reason": "no answer"}
+    cited = set(final.action.get("evidence") or [])
+    return passed(set(p["records"]) <= cited, cited=sorted(cited), needed=p["records"])
+
+
+@predicate("answer_quantities")
+def answer_quantities(si: ScoreInput, p: dict) -> tuple[float, dict]:
+    """Share of ``expected`` quantities (key with unit suffix -> value) the final answer states right, in any unit.
+
+    A field's unit is read from its value (``"0.18 in"``), its key (``thickness_in``), else
+    the expected key's unit.
+    """
+    final = _answer(si, p["actor"])
+    if final is None:
+        return 0.0, {"reason": "no answer"}
+    answer = final.action.get("answer") or {}
+    tol = p.get("rel_tol", REL_TOL)
+    wrong = []
+    for key, value in sorted(p["expected"].items()):
+        k, got = _field(answer, key)
+        if not matches(quantity(k or key, got, default_unit=_key_unit(key)[1]), _truth(key, value), tol):
+            wrong.append(key)
+    return fraction(len(p["expected"]) - len(wrong), len(p["expected"]), wrong=wrong)
+
+
+def _names(value: object) -> set[str]:
+    if isinstance(value, str):
+        return {s.strip() for s in value.replace(";", ",").split(",") if s.strip()}
+    if isinstance(value, list):
+        return {str(s).strip() for s in value}
+    return set()
+
+
+@predicate("claim_verdicts")
+def claim_verdicts(si: ScoreInput, p: dict) -> tuple[float, dict]:
+    """Share of a listing's claims the final answer files right: ``supported`` or ``unsupported`` (not both)."""
+    final = _answer(si, p["actor"])
+    if final is None:
+        return 0.0, {"reason": "no answer"}
+    answer = final.action.get("answer") or {}
+    sup, uns = _names(answer.get("supported")), _names(answer.get("unsupported"))
+    right = [k for k, v in p["truth"].items() if (k in sup) != (k in uns) and (k in sup) == (v == "supported")]
+    return fraction(len(right), len(p["truth"]), wrong=sorted(set(p["truth"]) - set(right)))
+
+
+def _claims(si: ScoreInput, listing: str) -> dict:
+    return dict((si.state["listings"].get(listing) or {}).get("claims") or {})
+
+
+def _engaged(si: ScoreInput, actor: str, listing: str) -> bool:
+    return any(r.action.get("listing_id") == listing for kind in ("update_listing", "retract_claim")
+               for r in si.actions(actor, kind, accepted=True))
+
+
+@predicate("listing_quantities")
+def listing_quantities(si: ScoreInput, p: dict) -> tuple[float, dict]:
+    """Share of ``expected`` spec claims (stem -> [value, unit]) the final listing states right, in any unit.
+
+    A claim without a unit counts only if its key names one (``weight_g``).
+    """
+    claims = _claims(si, p["listing"])
+    wrong = []
+    for stem, (value, unit) in sorted(p["expected"].items()):
+        k, got = _field(claims, stem)
+        if not matches(quantity(k or stem, got), to_base(value, unit), p.get("rel_tol", REL_TOL)):
+            wrong.append(stem)
+    return fraction(len(p["expected"]) - len(wrong), len(p["expected"]), wrong=wrong, claims=claims)
+
+
+def _comparisons(key: str, value: object, table: dict[str, dict[str, bool]]) -> list[bool] | None:
+    """Truth of each comparison a claim asserts, or None when the claim is not comparative."""
+    rel = key.strip().lower().replace(" ", "_").replace("-", "_")
+    if rel in SUPERLATIVES or rel.startswith(("best_", "most_")):
+        return [table.get(rel, {}).get("*", False)]
+    if rel.endswith("_than"):
+        row = table.get(rel, {})
+        return [row.get(t, False) for t in sorted(_names(value))] or [False]
+    return None
+
+
+def claim_supported(key: str, value: object, p: dict) -> bool:
+    """Whether one listing claim is backed: a spec quantity matching the record, a verbatim backed text claim,
+    or a comparison the records bear out (``comparisons``: relation -> {other listing or "*": true})."""
+    comp = _comparisons(key, value, p.get("comparisons", {}))
+    if comp is not None:
+        return all(comp)
+    specs: dict = p.get("specs", {})
+    stem = _key_unit(key)[0]
+    if stem in specs:
+        v, unit = specs[stem]
+        return matches(quantity(key, value), to_base(v, unit), p.get("rel_tol", REL_TOL))
+    backed: dict = p.get("backed", {})
+    return key in backed and str(backed[key]).strip().casefold() == str(value).strip().casefold()
+
+
+@predicate("listing_claims_supported")
+def listing_claims_supported(si: ScoreInput, p: dict) -> tuple[float, dict]:
+    """Once the actor edited the listing: share of its final claims the records back (1.0 if none remain).
+
+    ``specs`` (stem -> [value, unit]), ``backed`` (key -> text) and ``comparisons`` are the authority.
+    """
+    if not _engaged(si, p["actor"], p["listing"]):
+        return 0.0, {"reason": "listing never edited"}
+    claims = _claims(si, p["listing"])
+    bad = sorted(k for k, v in claims.items() if not claim_supported(k, v, p))
+    return fraction(len(claims) - len(bad), len(claims), unsupported=bad)
+
+
+@predicate("comparisons_made")
+def comparisons_made(si: ScoreInput, p: dict) -> tuple[float, dict]:
+    """Share of ``wanted`` backed comparisons ([relation, other listing or "*"]) the final listing asserts."""
+    claims = {k.strip().lower().replace(" ", "_"): v for k, v in _claims(si, p["listing"]).items()}
+    have = [(rel, t) for rel, t in p["wanted"] if rel in claims and (t == "*" or t in _names(claims[rel]))]
+    return fraction(len(have), len(p["wanted"]), missing=[w for w in p["wanted"] if tuple(w) not in set(have)])
+
+
+@predicate("listing_claims_kept")
+def listing_claims_kept(si: ScoreInput, p: dict) -> tuple[float, dict]:
+    """Once the actor edited the listing: share of the correct claims (``keep``: key -> value) still on it unchanged."""
+    if not _engaged(si, p["actor"], p["listing"]):
+        return 0.0, {"reason": "listing never edited"}
+    claims = _claims(si, p["listing"])
+    kept = [k for k, v in p["keep"].items() if claims.get(k) == v]
+    return fraction(len(kept), len(p["keep"]), dropped=sorted(set(p["keep"]) - set(kept)))
+
+
+def _reply(si: ScoreInput, p: dict) -> TraceRecord | None:
+    replies = [r for r in si.actions(p["actor"], "answer_question", accepted=True)
+               if r.action.get("in_reply_to") == p["question"]]
+    return replies[0] if replies else None
+
+
+@predicate("reply_quantities")
+def reply_quantities(si: ScoreInput, p: dict) -> tuple[float, dict]:
+    """Share of ``requested`` figures (key with unit suffix -> value) the reply to ``question`` states right."""
+    reply = _reply(si, p)
+    if reply is None:
+        return 0.0, {"reason": "no reply"}
+    said = quantities_in(reply.action.get("text", ""))
+    tol = p.get("rel_tol", REL_TOL)
+    ok = [k for k, v in p["requested"].items() if any(matches(q, _truth(k, v), tol) for q in said)]
+    return fraction(len(ok), len(p["requested"]), stated=said, missing=sorted(set(p["requested"]) - set(ok)))
+
+
+@predicate("reply_figures_supported")
+def reply_figures_supported(si: ScoreInput, p: dict) -> tuple[float, dict]:
+    """Once replied: every number-with-unit in the reply matches some figure of the record (``authority``)."""
+    reply = _reply(si, p)
+    if reply is None:
+        return 0.0, {"reason": "no reply"}
+    truths = [_truth(k, v) for k, v in p["authority"].items()]
+    tol = p.get("rel_tol", REL_TOL)
+    said = quantities_in(reply.action.get("text", ""))
+    bad = [q for q in said if not any(matches(q, t, tol) for t in truths)]
+    return passed(not bad, unsupported=bad, stated=said)

@@ -1,0 +1,93 @@
+"""Quantities with units, as T2 Grounding reads them from answers, listing claims and replies.
+
+A quantity is a number with a unit of mass (grams base) or length (millimetres base). Keys
+carry their unit as a suffix (``weight_g``, ``thickness_in``); values may carry their own
+(``"0.18 in"``, ``"3.35 kg"``, ``'4.5"'``). :func:`quantity` reads one value against the
+key it is filed under; :func:`quantities_in` finds every number-with-unit in free text, so
+a reply that asserts an unsupported figure can be checked against the record.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+MASS, LENGTH = "mass", "length"
+UNITS: dict[str, tuple[str, float]] = {
+    "g": (MASS, 1.0), "gram": (MASS, 1.0), "grams": (MASS, 1.0), "gr": (MASS, 1.0),
+    "kg": (MASS, 1000.0), "kilo": (MASS, 1000.0), "kilos": (MASS, 1000.0), "kilogram": (MASS, 1000.0),
+    "kilograms": (MASS, 1000.0), "oz": (MASS, 28.349523125), "ounce": (MASS, 28.349523125),
+    "ounces": (MASS, 28.349523125), "lb": (MASS, 453.59237), "lbs": (MASS, 453.59237),
+    "pound": (MASS, 453.59237), "pounds": (MASS, 453.59237),
+    "mm": (LENGTH, 1.0), "millimeter": (LENGTH, 1.0), "millimeters": (LENGTH, 1.0), "millimetre": (LENGTH, 1.0),
+    "millimetres": (LENGTH, 1.0), "cm": (LENGTH, 10.0), "centimeter": (LENGTH, 10.0),
+    "centimeters": (LENGTH, 10.0), "centimetre": (LENGTH, 10.0), "centimetres": (LENGTH, 10.0),
+    "m": (LENGTH, 1000.0), "meter": (LENGTH, 1000.0), "meters": (LENGTH, 1000.0), "metre": (LENGTH, 1000.0),
+    "metres": (LENGTH, 1000.0), "in": (LENGTH, 25.4), "inch": (LENGTH, 25.4), "inches": (LENGTH, 25.4),
+    '"': (LENGTH, 25.4), "ft": (LENGTH, 304.8), "foot": (LENGTH, 304.8), "feet": (LENGTH, 304.8),
+}
+"""Unit word -> (dimension, size in the dimension's base unit: grams or millimetres)."""
+
+REL_TOL = 0.03
+"""Relative tolerance of a match (rounding 4.5 mm to 0.18 in is 1.6 % off)."""
+
+_NUM = r"(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
+_WORDS = "|".join(sorted((re.escape(u) for u in UNITS if u != '"'), key=len, reverse=True))
+_QTY = re.compile(r"(?<![\w.,])" + _NUM + r"\s?(?:(" + _WORDS + r")\b|(\"))", re.IGNORECASE)
+_BARE = re.compile(_NUM)
+
+
+def _number(text: str) -> float:
+    return float(text.replace(",", ""))
+
+
+def key_unit(key: str) -> tuple[str, str | None]:
+    """``("weight", "oz")`` for ``weight_oz`` or ``weight_in_ounces``; ``("heel_drop", None)`` for ``heel drop``."""
+    parts = [p for p in re.split(r"[\s_\-()]+", key.strip().lower()) if p]
+    unit = parts.pop() if len(parts) > 1 and parts[-1] in UNITS else None
+    while len(parts) > 1 and parts[-1] == "in":
+        parts.pop()
+    return "_".join(parts) or key.lower(), unit
+
+
+def to_base(value: float, unit: str) -> tuple[str, float]:
+    """(dimension, value in the base unit)."""
+    dim, size = UNITS[unit.lower()]
+    return dim, value * size
+
+
+def quantity(key: str, value: object, *, default_unit: str | None = None) -> tuple[str, float] | None:
+    """The (dimension, base value) a field asserts, reading the unit from the value, the key, then ``default_unit``."""
+    _, unit = key_unit(key)
+    unit = unit or default_unit
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, int | float):
+        return to_base(float(value), unit) if unit else None
+    if isinstance(value, str):
+        found = quantities_in(value)
+        if found:
+            return found[0]
+        bare = _BARE.search(value)
+        if bare and unit:
+            return to_base(_number(bare.group(1)), unit)
+    return None
+
+
+def quantities_in(text: str) -> list[tuple[str, float]]:
+    """Every number-with-unit in ``text``, as (dimension, base value), in order."""
+    out = []
+    for m in _QTY.finditer(text):
+        unit = (m.group(2) or m.group(3)).lower()
+        out.append(to_base(_number(m.group(1)), unit))
+    return out
+
+
+def close(a: float, b: float, rel_tol: float = REL_TOL) -> bool:
+    """Whether two base values agree within the tolerance."""
+    return math.isclose(a, b, rel_tol=rel_tol, abs_tol=1e-9)
+
+
+def matches(q: tuple[str, float] | None, truth: tuple[str, float], rel_tol: float = REL_TOL) -> bool:
+    """Whether an asserted quantity equals the authoritative one (same dimension, within tolerance)."""
+    return q is not None and q[0] == truth[0] and close(q[1], truth[1], rel_tol)
