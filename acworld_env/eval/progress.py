@@ -48,8 +48,14 @@ class ProgressBar:
 
     def _show(self, advance: int) -> None:
         if self.enabled:
-            mean = sum(self.scores) / len(self.scores) if self.scores else 0.0
-            self.progress.update(self.task, advance=advance, stats=f"mean {mean:.3f}  unscored {self.unscored}")
+            self.progress.update(self.task, advance=advance, stats=self.stats())
+
+    def stats(self) -> str:
+        """The bar's figures: the running mean of scored runs, or only the unscored count when none is scored."""
+        if not self.scores:
+            return f"{self.unscored} unscored" if self.unscored else ""
+        mean = sum(self.scores) / len(self.scores)
+        return f"mean {mean:.3f}  unscored {self.unscored}"
 
     def close(self) -> None:
         """Stop redrawing."""

@@ -214,6 +214,30 @@ def stage_table(evals: list[Evaluation]) -> TableData:
                      "weighted credit of each stage's predicates, averaged over the runs whose task has them")
 
 
+def repeats_table(evals: list[Evaluation]) -> TableData | None:
+    """pass^k, the mean with its 95 % interval and per-task spread, for evaluations with repeats."""
+    from .repeats import repeat_stats
+
+    stats = [(e, repeat_stats(e.rows)) for e in evals]
+    stats = [(e, s) for e, s in stats if s["repeats"] > 1]
+    if not stats:
+        return None
+    k_max = max(s["repeats"] for _, s in stats)
+    rows = []
+    for e, s in stats:
+        ci = s["ci95"]
+        rows.append([e.label, str(s["repeats"]), *(fmt(s["pass_hat"].get(str(k))) for k in range(1, k_max + 1)),
+                     fmt(s["mean"]), f"{fmt(ci[0])}-{fmt(ci[1])}" if ci else "-", fmt(s["mean_task_sd"])])
+    return TableData("Repeat statistics", ["policy", "k", *(f"pass^{k}" for k in range(1, k_max + 1)),
+                                           "mean", "95% interval", "task sd"], rows,
+                     "pass^k: chance that k runs of a task all earn full credit, averaged over tasks "
+                     "(pass^k with k = repeats is the share of tasks solved in every run); interval over task "
+                     "means, +-1.96 standard errors; task sd: mean per-task standard deviation over repeats "
+                     "(the most variable tasks are listed in summary.json, repeat_stats)")
+
+
 def report_tables(evals: list[Evaluation]) -> list[TableData]:
-    """Every table of a report, in order."""
-    return [overall_table(evals), loss_table(evals), family_table(evals), stage_table(evals)]
+    """Every table of a report, in order (repeat statistics only when some evaluation has repeats)."""
+    tables = [overall_table(evals), loss_table(evals), family_table(evals), stage_table(evals)]
+    rep = repeats_table(evals)
+    return tables + ([rep] if rep else [])

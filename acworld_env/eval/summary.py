@@ -10,6 +10,7 @@ from typing import Any
 
 from ..scoring import LOSS_GROUPS, STAGES
 from ..trace import TraceRecord
+from .repeats import repeat_stats
 
 RESULT_FIELDS = ["task_id", "repeat", "seed", "family", "capability", "role", "status", "score", "full_credit",
                  "loss_group", "reason", "calls", "input_tokens", "output_tokens", "latency_s", "cost_usd",
@@ -98,6 +99,7 @@ def summarise(rows: list[dict[str, Any]], *, env_id: str, policy: str, split: st
         "by_stage": stage_means,
         "loss_attribution": {g: loss.get(g, 0) for g in LOSS_COLUMNS},
         "usage": usage,
+        "repeat_stats": repeat_stats(rows),
         **(extra or {}),
     }
 
