@@ -19,9 +19,10 @@ SEEN_VIA = ("search_listings", "get_listing", "get_reviews")
 """Reads that show a listing's record."""
 
 
-def _orders(si: ScoreInput, actor: str) -> list[tuple[str, dict[str, Any]]]:
-    """The actor's orders in the final World, by id."""
-    return sorted((oid, o) for oid, o in si.state["orders"].items() if o.get("buyer") == actor)
+def _orders(si: ScoreInput, actor: str, *, live: bool = False) -> list[tuple[str, dict[str, Any]]]:
+    """The actor's orders in the final World, by id (``live``: leaving out cancelled ones)."""
+    return sorted((oid, o) for oid, o in si.state["orders"].items() if o.get("buyer") == actor
+                  and not (live and o.get("status") == "cancelled"))
 
 
 def _first_order(si: ScoreInput, actor: str) -> TraceRecord | None:
@@ -30,21 +31,21 @@ def _first_order(si: ScoreInput, actor: str) -> TraceRecord | None:
     return done[0] if done else None
 
 
-def _ordered_listings(si: ScoreInput, actor: str) -> list[str]:
-    """Every listing on any of the actor's orders."""
-    return [line["listing_id"] for _, o in _orders(si, actor) for line in o.get("lines", [])]
+def _ordered_listings(si: ScoreInput, actor: str, *, live: bool = False) -> list[str]:
+    """Every listing on any of the actor's orders (``live``: leaving out cancelled ones)."""
+    return [line["listing_id"] for _, o in _orders(si, actor, live=live) for line in o.get("lines", [])]
 
 
 @predicate("order_choice")
 def order_choice(si: ScoreInput, p: dict) -> tuple[float, dict]:
     """Credit of the one listing the actor ordered (``credit``: listing -> value in [0, 1]).
 
-    Exactly one order of one listing counts; no order, several orders or a mixed cart earn 0
-    (hedging across options is not a choice). Binary tasks give the right listing 1.0; graded
-    tasks give each listing its utility relative to the optimum.
+    Exactly one order of one listing counts (a cancelled order is not one); no order, several
+    orders or a mixed cart earn 0 (hedging across options is not a choice). Binary tasks give the
+    right listing 1.0; graded tasks give each listing its utility relative to the optimum.
     """
-    orders = _orders(si, p["actor"])
-    listings = _ordered_listings(si, p["actor"])
+    orders = _orders(si, p["actor"], live=True)
+    listings = _ordered_listings(si, p["actor"], live=True)
     if len(orders) != 1 or len(set(listings)) != 1:
         return 0.0, {"orders": [oid for oid, _ in orders], "listings": listings}
     value = float(p["credit"].get(listings[0], 0.0))
@@ -108,15 +109,15 @@ def ordered_not_before(si: ScoreInput, p: dict) -> tuple[float, dict]:
 def reviews_flagged(si: ScoreInput, p: dict) -> tuple[float, dict]:
     """Share of the ``paid`` reviews the actor flagged (reason in ``reasons``), once it ordered.
 
-    Flagging any review not in ``paid`` (a genuine one) earns 0; so does never ordering.
-    Read from the World's review flags.
+    Flagging a ``genuine`` review (a verified, unpaid one) earns 0, and so does never ordering;
+    flags on other reviews (unverified ones) neither earn nor cost. Read from the World's flags.
     """
     if not _ordered_listings(si, p["actor"]):
         return 0.0, {"reason": "no order"}
     reasons = set(p.get("reasons", ["undisclosed_incentive", "fake"]))
     flagged = sorted(rid for rid, r in si.state["reviews"].items()
                      if any(f.get("by") == p["actor"] and f.get("reason") in reasons for f in r.get("flags", [])))
-    wrong = sorted(set(flagged) - set(p["paid"]))
+    wrong = sorted(set(flagged) & set(p["genuine"]))
     if wrong:
         return 0.0, {"flagged": flagged, "genuine_flagged": wrong}
     hit = len(set(flagged) & set(p["paid"]))

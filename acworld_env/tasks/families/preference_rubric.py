@@ -84,7 +84,8 @@ def _predicates(d: Draft) -> list[PredicateSpec]:
                         round=d.not_before))
     if "flagged" in w:
         out.append(pred("flagged", "reviews_flagged", w["flagged"], "World effect", "Execution", actor=actor,
-                        paid=sorted(d.paid)))
+                        paid=sorted(d.paid), genuine=sorted(
+                            r["review_id"] for c in d.cands for r in c.reviews if r["verified"] and not r["paid"])))
     assert abs(sum(p.weight for p in out) - 1.0) < 1e-9, d.weights
     return out
 

@@ -21,7 +21,7 @@ PRODUCTS = [
     ("Kitchen", "stand mixer", 24_000, ("Bakewell", "Crumb", "Stirling", "Ovenly", "Whisk & Co", "Larder")),
     ("Home office", "desk chair", 19_000, ("Postura", "Linea", "Sitwell", "Ergon", "Quill", "Bureau")),
     ("Travel", "carry-on suitcase", 15_000, ("Voyage", "Jetway", "Roam", "Atlas", "Transit", "Nomad")),
-    ("Audio", "pair of wireless headphones", 12_000, ("Sonar", "Hush", "Treble", "Aria", "Decibel", "Echo")),
+    ("Audio", "wireless headset", 12_000, ("Sonar", "Hush", "Treble", "Aria", "Decibel", "Echo")),
     ("Baby", "stroller", 32_000, ("Cradle", "Pebble", "Nestle", "Wander", "Bramble", "Lullay")),
 ]
 COLORS = ("black", "green", "navy", "red", "grey", "white")
