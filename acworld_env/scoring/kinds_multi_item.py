@@ -14,7 +14,7 @@ from typing import Any
 
 from .kinds import ScoreInput, fraction, passed, predicate
 from .kinds_trade import guard
-from .multi_item_pricing import cart_problems, fee_match, graded, price_quote
+from .multi_item_pricing import cart_problems, graded, price_quote, quote_credits
 
 
 def _orders(si: ScoreInput, buyer: str) -> list[tuple[str, dict]]:
@@ -117,19 +117,9 @@ def quote_matches_terms(si: ScoreInput, p: dict) -> tuple[float, dict]:
     qid, quote = found
     asked = [(x["listing_id"], x["quantity"]) for x in si.state["quote_requests"][p["request"]]["lines"]]
     right = price_quote(si.state["listings"], asked)
-    part = p["part"]
-    if part == "lines":
-        want = {(x["listing_id"], x["quantity"]): x["unit_price"] for x in right["lines"]}
-        got = {(x["listing_id"], x["quantity"]): x["unit_price"] for x in quote["lines"]}
-        ok = [f"{k[0]}x{k[1]}" for k, v in sorted(want.items()) if got.get(k) == v]
-        return fraction(len(ok), len(want), quote=qid, expected=right["lines"], quoted=quote["lines"])
-    if part == "subtotal":
-        sub = sum(x["quantity"] * x["unit_price"] for x in quote["lines"])
-        return passed(sub == right["subtotal"], quote=qid, expected=right["subtotal"], quoted=sub)
-    if part == "fees":
-        matched, counted = fee_match(right["fees"], quote["fees"])
-        return fraction(matched, counted, quote=qid, expected=right["fees"], quoted=quote["fees"])
-    return passed(quote["total"] == right["total"], quote=qid, expected=right["total"], quoted=quote["total"])
+    credit = quote_credits(right, quote)[p["part"]]
+    return credit, {"quote": qid, "part": p["part"], "expected": right, "quoted": {
+        k: quote[k] for k in ("lines", "fees", "total")}}
 
 
 @predicate("quote_first_try")

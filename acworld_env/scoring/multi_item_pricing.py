@@ -149,6 +149,20 @@ def fee_match(expected: list[Mapping[str, Any]], quoted: list[Mapping[str, Any]]
     return matched, len(expected) + len(left)
 
 
+def quote_credits(right: Mapping[str, Any], quoted: Mapping[str, Any]) -> dict[str, float]:
+    """Credit of each part of a quote (``lines``, ``subtotal``, ``fees``, ``total``) against the right one."""
+    want = {(x["listing_id"], x["quantity"]): x["unit_price"] for x in right["lines"]}
+    got = {(x["listing_id"], x["quantity"]): x["unit_price"] for x in quoted["lines"]}
+    lines_ok = sum(1 for k, v in want.items() if got.get(k) == v)
+    matched, counted = fee_match(right["fees"], quoted["fees"])
+    return {
+        "lines": lines_ok / len(want) if want else 1.0,
+        "subtotal": float(sum(x["quantity"] * x["unit_price"] for x in quoted["lines"]) == right["subtotal"]),
+        "fees": matched / counted if counted else 1.0,
+        "total": float(quoted["total"] == right["total"]),
+    }
+
+
 def graded(cost: int, optimum: int, band: int) -> float:
     """Credit of a feasible cart costing ``cost``: 1 at (or below) the optimum, 0 at ``band`` above it."""
     if cost <= optimum:
