@@ -67,7 +67,7 @@ def episode_state(episode: Any, possible_agents: Sequence[str], agents: Sequence
         f.update(present=1.0, evaluated=float(agent == task.actor), buyer=float(role == "buyer"),
                  merchant=float(role == "merchant"), live=float(agent in agents),
                  terminated=float(bool(terminations.get(agent, episode.finished(agent)))),
-                 truncated=float(bool(truncations.get(agent, False))),
+                 truncated=float(bool(truncations.get(agent, agent not in agents and not episode.finished(agent)))),
                  progress=min(1.0, step / max_steps), steps_left=max(0.0, 1.0 - step / max_steps),
                  balance=_log_scale(int(raw.get("balance", 0)), 12),
                  inbox=min(1.0, len(raw.get("inbox", [])) / 10))
