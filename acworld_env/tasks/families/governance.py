@@ -60,5 +60,13 @@ def build(seed: int = 0, *, frozen: bool = True) -> list[TaskSpec]:
     """The 20 frozen T8 tasks, or fresh ones from ``seed`` (ids ``generated-<seed>/T8/...``)."""
     rng = np.random.default_rng([8, 2026] if frozen else [8, seed, 7])
     prefix = "capability-v1/T8" if frozen else f"generated-{seed}/T8"
-    return [_task(f"{prefix}/{role}/{cap}/{i + 1:02d}", role, cap, rng)
-            for role, cap, count in PLAN for i in range(count)]
+    taken = set() if frozen else {t.request for t in build(0, frozen=True)}
+    tasks = []
+    for role, cap, count in PLAN:
+        for i in range(count):
+            task = _task(f"{prefix}/{role}/{cap}/{i + 1:02d}", role, cap, rng)
+            while task.request in taken:  # a generated task never repeats a frozen (or earlier) request
+                task = _task(task.task_id, role, cap, rng)
+            taken.add(task.request)
+            tasks.append(task)
+    return tasks

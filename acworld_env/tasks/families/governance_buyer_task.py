@@ -12,6 +12,7 @@ from __future__ import annotations
 from ..spec import CounterpartySpec, MutationSpec, PolicyRef, PredicateSpec, TaskSpec
 from .common import dollars, pred
 from .governance_buyer import BuyerMarket, Cand
+from .governance_market import SHOPS
 
 ANSWER_FIELDS = {
     "buyer_sponsored_ranking": ("sponsored_listings", "the listings on the results page that are paid placements"),
@@ -85,8 +86,9 @@ def _predicates(m: BuyerMarket) -> list[PredicateSpec]:
                           listings=bad))
     else:
         field, _ = ANSWER_FIELDS[m.capability]
+        aliases = {c.merchant: [SHOPS[int(c.merchant.rsplit("_", 1)[1])]] for c in m.cands}
         preds.append(pred("reported", "answer_set_equals", 0.35, "Validation", "Evidence", actor=actor,
-                          field=field, expected=_answer(m)[field]))
+                          field=field, expected=_answer(m)[field], aliases=aliases))
     return preds
 
 
