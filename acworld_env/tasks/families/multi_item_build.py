@@ -33,8 +33,9 @@ def _shopping_list(world: BuyerWorld) -> str:
     for need in world.shop.needs:
         qty = _count(need["min"]) if need["min"] == need["max"] else \
             f"between {_count(need['min'])} and {_count(need['max'])}"
+        unit = "unit" if need["max"] == 1 else "units"
         options = " or ".join(need["candidates"])
-        items.append(f"{qty} x {need['item']} (listing {options})")
+        items.append(f"{qty} {unit} of {need['item']} (listing {options})")
     return "; ".join(items)
 
 
@@ -87,11 +88,11 @@ def _buyer_task(task_id: str, capability: str, world: BuyerWorld) -> TaskSpec:
     mandate = {"shopping_list": [{k: n[k] for k in ("item", "candidates", "min", "max")} for n in shop.needs]}
     if world.budget is not None:
         mandate["budget"] = world.budget
-    factors = {**shop.factors, "optimum": world.optimum}
+    factors = dict(shop.factors)
     return TaskSpec(
         task_id=task_id, family=FAMILY, capability=capability, role="buyer", actor=BUYER, difficulty=factors,
         request=buyer_request(capability, world), mandate=mandate, initial_state=shop.state(),
-        counterparties=counterparties, max_steps=len(shop.listings) + 6 * len(shop.merchants) + 10,
+        counterparties=counterparties, max_steps=2 * len(shop.listings) + 8 * len(shop.merchants) + 12,
         predicates=buyer_predicates(world), oracle={"optimal_cart": world.cart, "optimum": world.optimum},
         reference=buyer_reference(world), mutations=buyer_mutations(task_id, world),
     )
@@ -109,7 +110,7 @@ def _seller_task(task_id: str, capability: str, world: SellerWorld) -> TaskSpec:
         mandate={"shop": MERCHANT, "listings": sorted(world.shop.listings)}, initial_state=world.shop.state(),
         counterparties=[CounterpartySpec(actor=BUYER, policy=shopper)],
         counterparty_mandates={BUYER: {"cart": [f"{q} x {lid}" for lid, q in world.lines]}},
-        max_steps=len(world.lines) + 14, predicates=seller_predicates(),
+        max_steps=2 * len(world.lines) + 14, predicates=seller_predicates(),
         oracle={"listings": seller_snapshot(world)}, reference=seller_reference(world),
         mutations=seller_mutations(task_id, world),
     )

@@ -117,9 +117,10 @@ class CartPlanner:
     """Buyer reference: read, quote per merchant, accept, order from the quote, pay."""
 
     def __init__(self, *, read: list[str], orders: list[dict[str, Any]], skip_reading: bool = False,
-                 amounts: dict[str, int] | None = None, pay_first_only: bool = False) -> None:
+                 amounts: dict[str, int] | None = None, pay_first_only: bool = False, pay_twice: bool = False) -> None:
         self.read, self.orders = read, orders
         self.skip_reading, self.amounts, self.pay_first_only = skip_reading, amounts or {}, pay_first_only
+        self.pay_twice = pay_twice
         self.reset()
 
     def reset(self, seed: int | None = None) -> None:
@@ -140,7 +141,8 @@ class CartPlanner:
         if isinstance(res, dict) and last["kind"] == "place_order":
             amount = self.amounts.get(self.placing, res["total"])
             if not (self.pay_first_only and self.paid):
-                self.queue.insert(0, {"kind": "authorize_payment", "order_id": res["order_id"], "amount": amount})
+                pay = {"kind": "authorize_payment", "order_id": res["order_id"], "amount": amount}
+                self.queue[:0] = [pay, pay] if self.pay_twice else [pay]
             self.paid += 1
         for m in obs["inbox"]:
             found = QUOTE_ID.search(str(m.get("text", "")))

@@ -83,12 +83,16 @@ def buyer_mutations(task_id: str, world: BuyerWorld) -> list[MutationSpec]:
         muts.append(MutationSpec(id=f"{task_id}/pay_first_only", description="pays the first order and forgets the "
                                  "others", policy=_planner(world, world.cart, pay_first_only=True),
                                  lowers=["checkout_complete"]))
-    else:
+    elif sum(subtotals(world, world.cart).values()) < world.optimum:
         lowers = ["checkout_complete"] + (["within_budget"] if world.budget is not None else [])
         muts.append(MutationSpec(id=f"{task_id}/pay_before_fees", description="authorises the merchandise subtotal, "
                                  "without the fees; the platform refuses it and the order stays unpaid",
                                  policy=_planner(world, world.cart, amounts=subtotals(world, world.cart)),
                                  lowers=lowers))
+    else:
+        lowers = ["checkout_complete"] + (["within_budget"] if world.budget is not None else [])
+        muts.append(MutationSpec(id=f"{task_id}/pay_twice", description="authorises the order's total twice, a "
+                                 "second charge", policy=_planner(world, world.cart, pay_twice=True), lowers=lowers))
     return muts
 
 

@@ -4,8 +4,9 @@
   reach a tier above the first, so list prices are wrong.
 * ``merchant_bundle_quote``: 3 to 5 lines and 1 to 5 bundle prices; some partners are on the
   quote (the bundle price applies), some are listings of the shop the buyer did not ask for.
-* ``merchant_total_quote``: 3 to 6 lines and 3 or 4 fee components (shipping charged, handling or
-  packaging, a small-order fee or tax) whose arithmetic decides the total.
+* ``merchant_total_quote``: 3 to 6 lines (one or two at a volume discount) and 3 or 4 fee
+  components (shipping charged, handling or packaging, a small-order fee or tax) whose
+  arithmetic decides the total.
 
 Each world also names the mistakes its mutations make (one wrong line, a bundle applied
 without its partner, a dropped fee, tax charged on fees), all self-consistent quotes the
@@ -73,6 +74,13 @@ def _draw(rng: np.random.Generator, capability: str) -> SellerWorld | None:
         n = int(rng.integers(3, 7))
         lids = [_listing(shop, rng, item) for item in pick_items(rng, n)]
         lines = [(lid, int(rng.integers(1, 3))) for lid in lids]
+        for k in range(int(rng.integers(1, 3))):  # a volume discount or two: list prices are not the answer
+            lid = lids[k]
+            step = int(rng.integers(2, 4))
+            shop.listings[lid]["terms"]["quantity_pricing"] = [
+                {"min_quantity": 1, "unit_price": shop.listings[lid]["price"]},
+                {"min_quantity": step, "unit_price": cents(shop.listings[lid]["price"] * float(rng.uniform(0.8, 0.92)))}]
+            lines[k] = (lid, step + int(rng.integers(0, 2)))
         shop.factors.update(cart_lines=n)
         components = int(rng.integers(3, 5))
     sub = price_quote(shop.priced(), lines)["subtotal"]
