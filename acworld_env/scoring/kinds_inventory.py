@@ -121,7 +121,10 @@ def inv_fields(si: ScoreInput, p: dict) -> tuple[float, dict]:
 
 @predicate("inv_order_units")
 def inv_order_units(si: ScoreInput, p: dict) -> tuple[float, dict]:
-    """Share of orders whose committed units (allocated plus shipped, by listing) equal ``expect`` (gated)."""
+    """Share of orders whose committed units (allocated plus shipped, by listing) equal ``expect`` (gated).
+
+    With ``all`` the credit is 1 only when every order is right (an allocation is fair as a whole).
+    """
     gate = _gate(si, p) if p.get("engaged_by") else None
     if gate:
         return 0.0, gate
@@ -134,6 +137,8 @@ def inv_order_units(si: ScoreInput, p: dict) -> tuple[float, dict]:
                 units[lid] = units.get(lid, 0) + q
         got[oid] = {k: v for k, v in sorted(units.items()) if v}
     right = [oid for oid, want in p["expect"].items() if got[oid] == want]
+    if p.get("all"):
+        return passed(len(right) == len(p["expect"]), committed=got)
     return fraction(len(right), len(p["expect"]), committed=got)
 
 

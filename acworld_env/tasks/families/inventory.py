@@ -15,7 +15,10 @@ import numpy as np
 
 from ..names import register_family
 from ..spec import TaskSpec
-from . import inventory_policy  # noqa: F401  (registers the plan runner)
+from . import (
+    inventory_policy,  # noqa: F401  (registers the plan runner)
+    inventory_shortcuts,  # noqa: F401  (registers the baseline shortcuts)
+)
 from .inventory_tasks import PLAN, make
 
 FAMILY = "T6_inventory"

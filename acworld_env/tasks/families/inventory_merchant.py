@@ -80,11 +80,11 @@ def competing(task_id: str, capability: str, rng: np.random.Generator, n: int) -
     engaged = [*ALLOC_KINDS, "cancel_order"]
     preds = [
         pred("fair_allocation", "inv_order_units", 0.5, "Decision", "Choice", engaged_by=ALLOC_KINDS,
-             actor="merchant_0", expect=expect),
+             actor="merchant_0", expect=expect, all=True),
         pred("losers_released", "inv_fields", 0.3, "World effect", "Execution", actor="merchant_0",
              engaged_by=engaged, checks=[["orders", oids[i], "status", "cancelled"] for i in range(n) if i not in truth]),
         pred("waited_for_delivery", "inv_not_before", 0.2, "Decision", "Authority", actor="merchant_0",
-             engaged_by=engaged, rules=[{"kind": k, "before": due} for k in engaged]),
+             engaged_by=engaged, rules=[{"kind": k, "before": due} for k in [*engaged, "set_eta"]]),
     ]
     by_id = greedy(list(range(n)), qty, stock + more)
     first = greedy(queue, qty, stock)
@@ -99,7 +99,7 @@ def competing(task_id: str, capability: str, rng: np.random.Generator, n: int) -
                f"Orders: {listed}. Our rule is first paid, first served: go through the orders in the order they "
                "were paid (payment numbers run in the order payments came in) and commit every order you can fill "
                f"whole from the stock on hand; never split an order. The season's last supplier delivery is due at "
-               f"round {due}: commit nothing and cancel nothing before it is in. Then cancel (and so refund) every "
+               f"round {due}: commit, cancel or promise a delivery date to no one before it is in. Then cancel (and so refund) every "
                "order you cannot fill.")
     return make_task(task_id, capability, "merchant", request=request, state=state, schedule=[delivery],
                      mandate={"orders": oids, "listing": "L-001", "delivery_due_round": due},

@@ -31,21 +31,21 @@ def inventory_eta(task_id: str, capability: str, rng: np.random.Generator, skus:
     for s, (title, price) in enumerate(picks):
         listing(state, lids[s], "merchant_0", title, "", price, stock[s])
     oids = [order(state, f"buyer_{s}", "merchant_0", [(lids[s], int(rng.integers(1, 3)))])[0] for s in range(waiting)]
-    close = 2 * changes
+    first_change = waiting + 1  # after the opening estimates are all set
+    close = first_change + 2 * (changes - 1)
     date = {s: close + 3 + 2 * s for s in range(waiting)}
     schedule = [notice(s, 0, "merchant_0", {"type": "supplier_date", "listing_id": lids[s], "delivery_round": date[s]},
                        f"Supplier: the next delivery of {lids[s]} is due at round {date[s]}.") for s in range(waiting)]
     kinds = ["delay", "restock"] + [str(rng.choice(["delay", "restock"])) for _ in range(changes - 2)]
     kinds = [kinds[0]] + [kinds[int(i) + 1] for i in rng.permutation(changes - 1)]
     timeline = {oids[s]: [[0, date[s] + SHIPPING]] for s in range(waiting)}
-    ref = [step([{"kind": "get_inventory"}] + [{"kind": "set_eta", "order_id": oids[s], "eta_round": date[s] + SHIPPING}
-                                               for s in range(waiting)])]
+    ref = [step([{"kind": "set_eta", "order_id": oids[s], "eta_round": date[s] + SHIPPING} for s in range(waiting)]
+                + [{"kind": "get_inventory"}])]
     ignore = [ref[0]]
-    bare = [step([{"kind": "get_inventory"}] + [{"kind": "set_eta", "order_id": oids[s], "eta_round": date[s]}
-                                                for s in range(waiting)])]
+    bare = [step([{"kind": "set_eta", "order_id": oids[s], "eta_round": date[s]} for s in range(waiting)])]
     final_stock = list(stock)
     for c, kind in enumerate(kinds):
-        rd, idx = 2 * (c + 1), len(schedule)
+        rd, idx = first_change + 2 * c, len(schedule)
         if kind == "delay":
             s = int(rng.integers(waiting))
             date[s] += int(rng.integers(2, 5))
@@ -111,7 +111,9 @@ def restock_price(task_id: str, capability: str, rng: np.random.Generator, chang
     damaged = int(rng.integers(1, 3))
     got = sent - damaged
     c1 = to_dollar(cost0 * rng.uniform(1.1, 1.25))
-    c2 = to_dollar(c1 * rng.uniform(0.8, 0.9))
+    c2 = to_dollar(c1 * rng.uniform(1.06, 1.15))
+    while price_for(c2) in {price_for(cost0), price_for(c1)}:
+        c2 += 100
     state = world()
     listing(state, "L-001", "merchant_0", title, cat, price_for(cost0), s0)
     sched = [notice(0, 1, "merchant_0", {"type": "dispatch", "listing_id": "L-001", "quantity": sent, "arrival_round": 5},
