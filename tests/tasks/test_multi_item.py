@@ -8,7 +8,12 @@ from typing import Any
 
 import pytest
 
-from acworld_env.eval.baseline_gate import NULL_BASELINES, baseline_table, gate_failures, run_baselines
+from acworld_env.eval.baseline_gate import (
+    NULL_BASELINES,
+    baseline_table,
+    gate_failures,
+    run_baselines,
+)
 from acworld_env.eval.validate import validate_tasks
 from acworld_env.scoring.multi_item_pricing import cart_cost, cart_problems
 from acworld_env.tasks.families.multi_item import FAMILY, PLAN, build
