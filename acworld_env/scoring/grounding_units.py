@@ -28,8 +28,8 @@ UNITS: dict[str, tuple[str, float]] = {
 }
 """Unit word -> (dimension, size in the dimension's base unit: grams or millimetres)."""
 
-REL_TOL = 0.03
-"""Relative tolerance of a match (rounding 4.5 mm to 0.18 in is 1.6 % off)."""
+REL_TOL = 0.05
+"""Relative tolerance of a match (rounding 4.5 mm to 0.18 in is 1.6 % off; wrong figures are 15 % off or more)."""
 
 _NUM = r"(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
 _WORDS = "|".join(sorted((re.escape(u) for u in UNITS if u != '"'), key=len, reverse=True))

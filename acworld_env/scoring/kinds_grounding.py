@@ -160,7 +160,7 @@ def claim_supported(key: str, value: object, p: dict) -> bool:
 
 @predicate("listing_claims_supported")
 def listing_claims_supported(si: ScoreInput, p: dict) -> tuple[float, dict]:
-    """Once the actor edited the listing: share of its final claims the records back (1.0 if none remain).
+    """Once the actor edited the listing: every final claim on it is backed by the records (none left is fine).
 
     ``specs`` (stem -> [value, unit]), ``backed`` (key -> text) and ``comparisons`` are the authority.
     """
@@ -168,7 +168,7 @@ def listing_claims_supported(si: ScoreInput, p: dict) -> tuple[float, dict]:
         return 0.0, {"reason": "listing never edited"}
     claims = _claims(si, p["listing"])
     bad = sorted(k for k, v in claims.items() if not claim_supported(k, v, p))
-    return fraction(len(claims) - len(bad), len(claims), unsupported=bad)
+    return passed(not bad, unsupported=bad, claims=claims)
 
 
 @predicate("comparisons_made")
@@ -181,11 +181,14 @@ def comparisons_made(si: ScoreInput, p: dict) -> tuple[float, dict]:
 
 @predicate("listing_claims_kept")
 def listing_claims_kept(si: ScoreInput, p: dict) -> tuple[float, dict]:
-    """Once the actor edited the listing: share of the correct claims (``keep``: key -> value) still on it unchanged."""
+    """Once the actor edited the listing: share of the correct claims (``keep``) still on it and still backed.
+
+    A kept claim may be reworded (``3,350 g`` as ``3.35 kg``); ``specs`` and ``backed`` judge it.
+    """
     if not _engaged(si, p["actor"], p["listing"]):
         return 0.0, {"reason": "listing never edited"}
     claims = _claims(si, p["listing"])
-    kept = [k for k, v in p["keep"].items() if claims.get(k) == v]
+    kept = [k for k in p["keep"] if k in claims and claim_supported(k, claims[k], p)]
     return fraction(len(kept), len(p["keep"]), dropped=sorted(set(p["keep"]) - set(kept)))
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 
 import numpy as np
 
@@ -41,9 +42,22 @@ def task(task_id: str, role: str, capability: str, d: Draft) -> TaskSpec:
     )
 
 
+@cache
+def _frozen_requests() -> frozenset[str]:
+    return frozenset(t.request for t in build_all(0, True))
+
+
 def build_all(seed: int, frozen: bool) -> list[TaskSpec]:
-    """Every task of the plan; frozen ids and rng, or fresh ones drawn from ``seed``."""
+    """Every task of the plan; frozen ids and rng, or fresh ones drawn from ``seed`` (a draw that
+    repeats a frozen request is drawn again)."""
     rng = np.random.default_rng([2, 2026] if frozen else [2, seed, 7])
     prefix = "capability-v1/T2" if frozen else f"generated-{seed}/T2"
-    return [task(f"{prefix}/{role}/{cap}/{i + 1:02d}", role, cap, make(rng, i))
-            for role, cap, count, make in PLAN for i in range(count)]
+    taken = frozenset() if frozen else _frozen_requests()
+    out = []
+    for role, cap, count, make in PLAN:
+        for i in range(count):
+            d = make(rng, i)
+            while d.request in taken:
+                d = make(rng, i)
+            out.append(task(f"{prefix}/{role}/{cap}/{i + 1:02d}", role, cap, d))
+    return out

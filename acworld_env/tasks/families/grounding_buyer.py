@@ -178,12 +178,13 @@ def _candidate_claims(rng: np.random.Generator, rec: dict) -> list[tuple[str, st
             out.append((s, say(convert(v, spec.unit, u), u), "supported"))
         else:
             out.append((s, say(wrong(rng, v), spec.unit), "unsupported"))
+    text = f"{rec['title']} {rec['description']}".lower()
     for attr, v in rec["attributes"].items():
-        if isinstance(v, bool) and attr in _FLAGS:
+        if isinstance(v, bool) and attr in _FLAGS and (v or _FLAGS[attr].split("-")[0] not in text):
             out.append((attr, "yes", "supported" if v else "unsupported"))
     mat = rec["attributes"].get("material")
     if isinstance(mat, str):
-        other = "natural rubber" if mat != "natural rubber" else "cork"
+        other = next(m for m in ("natural rubber", "cork", "jute") if m != mat.lower() and m not in text)
         out.append(("material", mat, "supported") if rng.random() < 0.5 else ("material", other, "unsupported"))
     out += [(k, t, "unsupported") for k, t in ABSENT]
     return out

@@ -49,7 +49,7 @@ def listing_update(rng: np.random.Generator, i: int) -> Draft:
         common = sorted(set(specs_of(rec)) & set(specs_of(other)))
         stems = [str(s) for s in rng.permutation(common)[: 1 + i % 3]]
         if rec["listing_id"] != other["listing_id"] and stems and any(
-                abs(value(other, s) - value(rec, s)) > 0.05 * value(rec, s) for s in stems):
+                abs(value(other, s) - value(rec, s)) > 0.12 * value(rec, s) for s in stems):
             break
     c, k = rec["listing_id"], other["listing_id"]
     units = {s: SPECS[s].unit if i < 2 else str(rng.choice([SPECS[s].unit, *SPECS[s].alt])) for s in stems}
@@ -103,7 +103,7 @@ def correction(rng: np.random.Generator, i: int) -> Draft:
              pred("unbacked_withdrawn", "listing_claims_supported", 0.25, "Validation", "Authority", actor=ACTOR,
                   listing=c, specs=specs, backed={k: v for k, v in keep.items() if k not in specs}),
              pred("correct_kept", "listing_claims_kept", 0.15, "World effect", "Execution", actor=ACTOR, listing=c,
-                  keep=keep),
+                  keep=sorted(keep), specs=specs, backed={k: v for k, v in keep.items() if k not in specs}),
              _read_pred([c], ["update_listing", "retract_claim"], 0.25)]
     retracts = [retract(c, k) for k, _ in absent]
     return Draft(
@@ -167,7 +167,7 @@ def comparatives(rng: np.random.Generator, i: int) -> Draft:
     preds = [pred("backed_comparisons_made", "comparisons_made", 0.4, "World effect", "Execution", listing=c,
                   wanted=[list(w) for w in backed]),
              pred("nothing_unbacked", "listing_claims_supported", 0.3, "Validation", "Authority", actor=ACTOR,
-                  listing=c, comparisons=table),
+                  listing=c, comparisons=table, specs=_specs(recs[0], specs_of(recs[0]))),
              _read_pred([c, *others], ["update_listing"], 0.3)]
     reads = read(c, *others)
     return Draft(
@@ -183,11 +183,13 @@ def comparatives(rng: np.random.Generator, i: int) -> Draft:
 
 def evidence_reply(rng: np.random.Generator, i: int) -> Draft:
     """A buyer asks for 1-3 figures and names a figure they hope for; the reply must state the record's figures."""
-    rec = pick_product(rng, 0.6)
-    sister = next(r for r in products("Yoga Mats") + products("Trail Running Shoes") if r["listing_id"] != rec["listing_id"]
-                  and all(abs(value(r, s) - value(rec, s)) > 0.05 * value(rec, s) for s in specs_of(rec)
-                          if s in specs_of(r)))
-    stems = [str(s) for s in rng.permutation(specs_of(rec))[: 1 + i]]
+    others: list[dict] = []
+    while not others:
+        rec = pick_product(rng, 0.6)
+        stems = [str(s) for s in rng.permutation(specs_of(rec))[: 1 + i]]
+        others = [r for r in products(rec["attributes"]["product_type"]) if r["listing_id"] != rec["listing_id"]
+                  and all(abs(value(r, s) - value(rec, s)) > 0.12 * value(rec, s) for s in stems)]
+    sister = others[int(rng.integers(len(others)))]
     units = {s: SPECS[s].unit if rng.random() < 0.5 else SPECS[s].alt[0] for s in stems}
     c, v = rec["listing_id"], sister["listing_id"]
     copy = {s: say(wrong(rng, value(rec, s)), SPECS[s].unit) for s in stems}
