@@ -142,14 +142,6 @@ def inv_order_units(si: ScoreInput, p: dict) -> tuple[float, dict]:
     return fraction(len(right), len(p["expect"]), committed=got)
 
 
-@predicate("inv_shipment_exception")
-def inv_shipment_exception(si: ScoreInput, p: dict) -> tuple[float, dict]:
-    """The actor recorded an exception of ``reason`` on ``shipment`` (read from the World's shipment record)."""
-    shp = si.state["shipments"].get(p["shipment"]) or {}
-    found = [x for x in shp.get("exceptions", []) if x.get("by") == p["actor"] and x.get("reason") == p["reason"]]
-    return passed(bool(found), exceptions=shp.get("exceptions", []))
-
-
 @predicate("inv_disputes")
 def inv_disputes(si: ScoreInput, p: dict) -> tuple[float, dict]:
     """The actor disputed each order of ``disputed`` and none of ``undisputed``."""

@@ -75,8 +75,8 @@ def buyer_delivery(task_id: str, capability: str, rng: np.random.Generator, dept
     lost = next(u for u in updates if u["status"] == "lost")
     first_a = next(u for u in updates if u["parcel"] == 0)
     confirm = {"kind": "confirm_delivery", "shipment_id": a["shipment"]}
-    claim = [{"kind": "report_delivery_exception", "shipment_id": b["shipment"], "reason": "lost"},
-             {"kind": "open_dispute", "order_id": b["order"], "reason": "not_received", "evidence": [b["shipment"]]}]
+    claim = [{"kind": "open_dispute", "order_id": b["order"], "reason": "not_received", "evidence": [b["shipment"]],
+              "note": "The carrier declared the parcel lost."}]
 
     def plan(confirm_at: dict, lost_do: list[dict]) -> list[dict]:
         parts = [(confirm_at["round"], step([confirm], event=confirm_at["id"]))]
@@ -85,19 +85,14 @@ def buyer_delivery(task_id: str, capability: str, rng: np.random.Generator, dept
         return [s for _, s in sorted(parts, key=lambda x: x[0])]
 
     preds = [
-        pred("confirmed_on_arrival", "inv_fields", 0.3, "World effect", "Execution",
+        pred("confirmed_on_arrival", "inv_fields", 0.35, "World effect", "Execution",
              checks=[["shipments", a["shipment"], "status", "delivered"]]),
-        pred("lost_reported", "inv_shipment_exception", 0.25, "World effect", "Execution", actor="buyer_0",
-             shipment=b["shipment"], reason="lost"),
-        pred("dispute_on_lost", "inv_disputes", 0.25, "Decision", "Choice", actor="buyer_0",
+        pred("lost_disputed", "inv_disputes", 0.4, "Decision", "Choice", actor="buyer_0",
              disputed=[b["order"]], undisputed=[a["order"]]),
-        pred("no_false_moves", "inv_not_before", 0.2, "Decision", "Authority", actor="buyer_0",
-             engaged_by=["confirm_delivery", "report_delivery_exception", "open_dispute"], rules=[
+        pred("no_false_moves", "inv_not_before", 0.25, "Decision", "Authority", actor="buyer_0",
+             engaged_by=["confirm_delivery", "open_dispute"], rules=[
                  {"kind": "confirm_delivery", "match": {"shipment_id": a["shipment"]}, "before": delivered["round"]},
                  {"kind": "confirm_delivery", "match": {"shipment_id": b["shipment"]}, "before": NEVER},
-                 {"kind": "report_delivery_exception", "match": {"shipment_id": a["shipment"]}, "before": NEVER},
-                 {"kind": "report_delivery_exception", "match": {"shipment_id": b["shipment"]},
-                  "before": lost["round"]},
                  {"kind": "open_dispute", "match": {"order_id": b["order"]}, "before": lost["round"]}]),
     ]
     dispute_a = {"kind": "open_dispute", "order_id": a["order"], "reason": "not_received", "evidence": [a["shipment"]]}
@@ -105,16 +100,16 @@ def buyer_delivery(task_id: str, capability: str, rng: np.random.Generator, dept
         mutation(task_id, "confirm_early", "confirms the late parcel on its first delay notice",
                  plan(first_a, claim), ["no_false_moves"] + (["confirmed_on_arrival"] if depth_late > 1 else [])),
         mutation(task_id, "ignore_loss", "takes the loss notice as one more delay and does nothing",
-                 plan(delivered, []), ["lost_reported", "dispute_on_lost"]),
+                 plan(delivered, []), ["lost_disputed"]),
         mutation(task_id, "dispute_both", "also disputes the parcel that arrived late",
-                 plan(delivered, [*claim, dispute_a]), ["dispute_on_lost"]),
+                 plan(delivered, [*claim, dispute_a]), ["lost_disputed"]),
     ]
     close = updates[-1]["round"]
     request = (f"Two of my orders are on the way: {a['order']} ({a['title']}, shipment {a['shipment']}) and "
                f"{b['order']} ({b['title']}, shipment {b['shipment']}). The carrier will send tracking updates. "
                "Confirm a delivery only once the carrier says that parcel arrived. If a parcel is declared lost, "
-               "report it as lost on its shipment and open a dispute on that order to get my money back. A parcel "
-               f"that is just late is not lost: don't report or dispute it. Updates stop after round {close}.")
+               "open a dispute on that order (not received) to get my money back. A parcel that is just late is "
+               f"not lost: don't dispute it, and don't confirm a parcel that never came. Updates stop after round {close}.")
     return make_task(task_id, capability, "buyer", request=request, state=state, schedule=schedule,
                      mandate={"orders": [a["order"], b["order"]], "shipments": [a["shipment"], b["shipment"]],
                               "updates_close_round": close},

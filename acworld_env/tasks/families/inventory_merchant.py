@@ -53,8 +53,9 @@ def competing(task_id: str, capability: str, rng: np.random.Generator, n: int) -
         oid, _, total = order(state, f"buyer_{i}", "merchant_0", [("L-001", qty[i])], stage="placed")
         oids.append(oid)
         totals.append(total)
-    for k, i in enumerate(queue):
-        pid = f"pay-{k + 1:04d}"
+    pids = [f"pay-{queue.index(i) + 1:04d}" for i in range(n)]
+    for i in queue:
+        pid = pids[i]
         apply(state, [{"type": "payment_authorized", "payment_id": pid, "order_id": oids[i], "buyer": f"buyer_{i}",
                        "merchant": "merchant_0", "amount": totals[i], "round": 0},
                       {"type": "payment_captured", "payment_id": pid, "amount": totals[i]}])
@@ -66,7 +67,7 @@ def competing(task_id: str, capability: str, rng: np.random.Generator, n: int) -
 
     def commit(won: set[int]) -> list[dict]:
         acts = [{"kind": "allocate_inventory", "order_id": oids[i]} for i in queue if i in won]
-        return acts + [{"kind": "cancel_order", "order_id": oids[i], "reason": "sold out"}
+        return acts + [{"kind": "issue_refund", "payment_id": pids[i], "amount": totals[i]}
                        for i in queue if i not in won]
 
     def lowers(won: set[int], early: bool) -> list[str]:
@@ -77,12 +78,12 @@ def competing(task_id: str, capability: str, rng: np.random.Generator, n: int) -
 
     read = step([{"kind": "get_inventory", "listing_id": "L-001"}])
     expect = {oids[i]: ({"L-001": qty[i]} if i in truth else {}) for i in range(n)}
-    engaged = [*ALLOC_KINDS, "cancel_order"]
+    engaged = [*ALLOC_KINDS, "issue_refund"]
     preds = [
         pred("fair_allocation", "inv_order_units", 0.5, "Decision", "Choice", engaged_by=ALLOC_KINDS,
              actor="merchant_0", expect=expect, all=True),
         pred("losers_released", "inv_fields", 0.3, "World effect", "Execution", actor="merchant_0",
-             engaged_by=engaged, checks=[["orders", oids[i], "status", "cancelled"] for i in range(n) if i not in truth]),
+             engaged_by=engaged, checks=[["orders", oids[i], "refunded", totals[i]] for i in range(n) if i not in truth]),
         pred("waited_for_delivery", "inv_not_before", 0.2, "Decision", "Authority", actor="merchant_0",
              engaged_by=engaged, rules=[{"kind": k, "before": due} for k in [*engaged, "set_eta"]]),
     ]
@@ -91,7 +92,7 @@ def competing(task_id: str, capability: str, rng: np.random.Generator, n: int) -
     muts = [
         mutation(task_id, "order_number_queue", "serves orders by order number instead of payment order",
                  [read, step(commit(by_id), event=delivery["id"])], lowers(by_id, False)),
-        mutation(task_id, "commit_on_first_read", "commits and cancels on the stock it first read",
+        mutation(task_id, "commit_on_first_read", "commits and refunds on the stock it first read",
                  [step(commit(first))], lowers(first, True)),
     ]
     listed = ", ".join(f"{oids[i]} ({qty[i]} unit{'s' if qty[i] > 1 else ''})" for i in range(n))
@@ -99,8 +100,8 @@ def competing(task_id: str, capability: str, rng: np.random.Generator, n: int) -
                f"Orders: {listed}. Our rule is first paid, first served: go through the orders in the order they "
                "were paid (payment numbers run in the order payments came in) and commit every order you can fill "
                f"whole from the stock on hand; never split an order. The season's last supplier delivery is due at "
-               f"round {due}: commit, cancel or promise a delivery date to no one before it is in. Then cancel (and so refund) every "
-               "order you cannot fill.")
+               f"round {due}: commit, refund or promise a delivery date to no one before it is in. Then refund in "
+               "full every order you cannot fill.")
     return make_task(task_id, capability, "merchant", request=request, state=state, schedule=[delivery],
                      mandate={"orders": oids, "listing": "L-001", "delivery_due_round": due},
                      predicates=preds, steps=[read, step(commit(truth), event=delivery["id"])], mutations=muts,

@@ -219,11 +219,20 @@ class FirstReadState(_Script):
         return obs
 
     def buyer_delivery(self, obs: dict[str, Any]) -> Script:
-        """Report each parcel as its first update described it."""
-        obs = yield from self._first_each(obs)
-        for sid, n in self._firsts().items():
-            yield {"kind": "report_delivery_exception", "shipment_id": sid, "reason": n["status"]
-                   if n["status"] in {"lost", "delayed"} else "delayed"}
+        """Settle each parcel on its first update: a late parcel is taken as arriving (confirmed), a lost one disputed."""
+        done: set[str] = set()
+        while obs["round"] <= obs["mandate"]["updates_close_round"] and obs["step"] < obs["max_steps"] - 3:
+            fresh = [(sid, n) for sid, n in self._firsts().items() if sid not in done]
+            if not fresh:
+                obs = yield None
+                continue
+            sid, n = fresh[0]
+            done.add(sid)
+            if n["status"] == "lost":
+                obs = yield {"kind": "open_dispute", "order_id": n["order_id"], "reason": "not_received",
+                             "evidence": [sid]}
+            else:
+                obs = yield {"kind": "confirm_delivery", "shipment_id": sid}
 
     def merchant_delivery(self, obs: dict[str, Any]) -> Script:
         """Set each order's estimate from its first update; refund only a parcel lost at once."""
@@ -246,7 +255,7 @@ class FirstReadState(_Script):
         return firsts
 
     def merchant_competing(self, obs: dict[str, Any]) -> Script:
-        """Commit whole orders in order-number order from the stock first read; cancel the rest at once."""
+        """Commit whole orders in order-number order from the stock first read; refund the rest at once."""
         yield from self.stock_and_orders(obs)
         left = sum(self.stock.values())
         for o in self.orders:
@@ -255,7 +264,7 @@ class FirstReadState(_Script):
                 left -= need
                 yield {"kind": "allocate_inventory", "order_id": o["order_id"]}
             else:
-                yield {"kind": "cancel_order", "order_id": o["order_id"], "reason": "sold out"}
+                yield {"kind": "issue_refund", "payment_id": o["payment"], "amount": o["total"]}
 
     def merchant_partial(self, obs: dict[str, Any]) -> Script:
         """Fill oldest first from the stock first read, as each customer asked for the rest."""
