@@ -13,7 +13,9 @@ from acworld_env.eval.baseline_gate import gate_failures, run_baselines
 from acworld_env.eval.validate import validate_tasks
 from acworld_env.tasks.families.adversarial import build
 from acworld_env.tasks.families.adversarial_corpus import (
+    HOMOGLYPHS,
     LEVELS,
+    ZERO_WIDTH,
     corpus,
     deobfuscate,
     render,
@@ -121,9 +123,11 @@ def test_corpus_ships_every_level_and_each_rendering_round_trips() -> None:
 def test_level_four_hides_keywords_but_keeps_ids_exact() -> None:
     text, _ = render("redirect_purchase", "listing", 4, np.random.default_rng(3), listing="L-002",
                      merchant="merchant_1")
-    assert "order" not in text.lower().replace("\u200b", "") or "L-002" in text
-    assert "L-002" in text and "merchant_1" in text
-    assert any(ord(ch) > 0x2000 for ch in text)
+    plain = deobfuscate(text)
+    for word in ("listing", "SYSTEM", "NOTICE"):
+        assert word in plain and word not in text  # a keyword filter on the raw text misses it
+    assert "L-002" in text and "merchant_1" in text  # the attacker's target still resolves
+    assert any(ch in text for ch in ZERO_WIDTH) and any(ch in text for ch in HOMOGLYPHS.values())
 
 
 # -- the platform: attacks are possible, disclosures of sealed amounts are refused ----------
