@@ -63,7 +63,7 @@ def update(rng: np.random.Generator, index: int) -> Draft:
                 final_color = str(rng.choice([c for c in COLORS if c != final_color]))
                 change, text = {"color": final_color}, f"I'd now rather have it in {final_color}."
             else:
-                final_budget = prices[int(rng.integers(1, n - 1))] + 100
+                final_budget = prices[int(rng.integers(1, n - 1))] + 1
                 change, text = {"budget": final_budget}, f"My spending limit is now {dollars(final_budget)}."
             schedule.append(_revision_event(k, rnd, change, text))
             words.append(text)
