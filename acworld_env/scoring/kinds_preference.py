@@ -36,6 +36,15 @@ def _ordered_listings(si: ScoreInput, actor: str, *, live: bool = False) -> list
     return [line["listing_id"] for _, o in _orders(si, actor, live=live) for line in o.get("lines", [])]
 
 
+def _what_was_ordered(si: ScoreInput, record: TraceRecord) -> tuple[str | None, str | None]:
+    """(listing, merchant) of the order a ``place_order`` record created: the World order it names
+    (list price, quote or agreed thread alike), else the action's own lines."""
+    oid = record.result.get("order_id") if isinstance(record.result, dict) else None
+    order = si.state["orders"].get(oid) or {}
+    lines = order.get("lines") or record.action.get("lines") or [{}]
+    return lines[0].get("listing_id"), order.get("merchant") or record.action.get("merchant_id")
+
+
 @predicate("order_choice")
 def order_choice(si: ScoreInput, p: dict) -> tuple[float, dict]:
     """Credit of the one listing the actor ordered (``credit``: listing -> value in [0, 1]).
@@ -63,9 +72,7 @@ def read_before_order(si: ScoreInput, p: dict) -> tuple[float, dict]:
     first = _first_order(si, p["actor"])
     if first is None:
         return 0.0, {"reason": "no order"}
-    lines = first.action.get("lines") or [{}]
-    ordered_listing = lines[0].get("listing_id")
-    ordered_merchant = first.action.get("merchant_id")
+    ordered_listing, ordered_merchant = _what_was_ordered(si, first)
     reads = [r for r in si.by(p["actor"]) if r.accepted and r.n < first.n]
 
     def done(kinds: tuple[str, ...], record: str | None) -> bool:

@@ -69,6 +69,12 @@ PREFERENCE_CASES: dict[str, tuple[dict, list[tuple[str, list, dict, float]]]] = 
         ("refused reads do not count", [rec(1, {"kind": "search_listings"}, accepted=False, evidence=["L-1", "L-2"]),
                                         REVIEWS_1, REP_0, rec(4, order("L-1"))], world({"o1": ["L-1"]}), 0.75),
         ("read everything, never ordered", [SEARCH, REVIEWS_1, REP_0], world(), 0.0),
+        ("ordered from a quote (listing read from the World order)",
+         [SEARCH, REVIEWS_1, REP_0, {**rec(4, {"kind": "place_order", "quote_id": "quo-0001"}),
+                                     "result": {"order_id": "o1"}}], world({"o1": ["L-1"]}), 1.0),
+        ("quote order of an unread listing", [SEARCH, REVIEWS_1, REP_0, {
+            **rec(4, {"kind": "place_order", "quote_id": "quo-0001"}), "result": {"order_id": "o1"}}],
+         world({"o1": ["L-2"]}), 0.75),
     ]),
     "orders_avoid": ({"actor": B, "forbidden": ["L-9"]}, [
         ("allowed listing", [rec(1, order("L-1"))], world({"o1": ["L-1"]}), 1.0),
