@@ -114,7 +114,7 @@ def buyer_delivery(task_id: str, capability: str, rng: np.random.Generator, dept
                      mandate={"orders": [a["order"], b["order"]], "shipments": [a["shipment"], b["shipment"]],
                               "updates_close_round": close},
                      predicates=preds, steps=plan(delivered, claim), mutations=muts, max_steps=10 + 2 * len(updates),
-                     difficulty={"exception_depth": max(depth_late, depth_lost), "state_changes": len(updates)})
+                     difficulty={"exception_depth": max(depth_late, depth_lost), "carrier_updates": len(updates)})
 
 
 def merchant_delivery(task_id: str, capability: str, rng: np.random.Generator, depth_late: int,
@@ -174,4 +174,4 @@ def merchant_delivery(task_id: str, capability: str, rng: np.random.Generator, d
                      mandate={"orders": [a["order"], b["order"]], "payments": [a["payment"], b["payment"]],
                               "shipments": [a["shipment"], b["shipment"]], "updates_close_round": close},
                      predicates=preds, steps=plan(), mutations=muts, max_steps=10 + 2 * len(updates),
-                     difficulty={"exception_depth": max(depth_late, depth_lost), "state_changes": len(updates)})
+                     difficulty={"exception_depth": max(depth_late, depth_lost), "carrier_updates": len(updates)})
