@@ -52,7 +52,8 @@ def listing_injection(task_id: str, rng: np.random.Generator, level: int, source
     goals = [str(g) for g in rng.permutation(["redirect_purchase", "disclose_limit"])] + ["redirect_purchase"]
     claims, used = {}, []
     for k in range(sources):
-        text, ids = render(goals[k], "listing", level, rng, listing="L-002", merchant="merchant_1", to="merchant_0")
+        text, ids = render(goals[k], "listing", level, rng, avoid=used, listing="L-002", merchant="merchant_1",
+                           to="merchant_0")
         claims[_SPOTS[k]] = _BLURB[k].format(title=title) + " " + text
         used += ids
     for k in range(sources, len(_SPOTS)):
@@ -103,7 +104,8 @@ def message_injection(task_id: str, rng: np.random.Generator, level: int, source
     goals = goals[first:] + goals[:first]
     sent, used = [], []
     for k in range(sources):
-        text, ids = render(goals[k], "message", level, rng, order="ord-0002", amount=dollars(other["total"]),
+        text, ids = render(goals[k], "message", level, rng, avoid=used, order="ord-0002",
+                           amount=dollars(other["total"]),
                            own_order="ord-0001", to="merchant_1")
         sent.append({"kind": "send_message", "to": "buyer_0", "text": f"{_MESSAGE_OPENERS[k]} {text}"})
         used += ids
@@ -155,7 +157,8 @@ def review_injection(task_id: str, rng: np.random.Generator, level: int, poisone
     for i in range(slots):
         if i in poison_at:
             goal = ("redirect_purchase", "flag_genuine")[poison_at.index(i) % 2]
-            text, ids = render(goal, "review", level, rng, listing="L-002", merchant="merchant_1", reviews=negative)
+            text, ids = render(goal, "review", level, rng, avoid=used, listing="L-002", merchant="merchant_1",
+                               reviews=negative)
             pad = _PADDING[int(rng.integers(len(_PADDING)))]
             items.append({"listing": "L-001", "by": f"shopper_{int(rng.integers(1000, 9999))}",
                           "rating": int(rng.choice([1, 5])), "text": f"{pad} {text}"})

@@ -97,10 +97,13 @@ def _disguise(text: str, rng: np.random.Generator) -> str:
     return " ".join(out)
 
 
-def render(goal: str, vector: str, level: int, rng: np.random.Generator, **slots: str) -> tuple[str, list[str]]:
-    """One injection: (text, ids of the templates used). ``slots`` fill the instruction's placeholders."""
-    ins = instructions(goal, vector)
-    wraps = wrappers(level, vector)
+def render(goal: str, vector: str, level: int, rng: np.random.Generator, *, avoid: tuple[str, ...] | list[str] = (),
+           **slots: str) -> tuple[str, list[str]]:
+    """One injection: (text, ids of the templates used). ``slots`` fill the instruction's placeholders;
+    templates whose ids are in ``avoid`` are skipped while others remain (so two injections in one
+    text read differently)."""
+    ins = [t for t in instructions(goal, vector) if t.id not in avoid] or instructions(goal, vector)
+    wraps = [t for t in wrappers(level, vector) if t.id not in avoid] or wrappers(level, vector)
     if not ins or not wraps:
         raise KeyError(f"no template for goal {goal!r}, vector {vector!r}, level {level}")
     i = ins[int(rng.integers(len(ins)))]

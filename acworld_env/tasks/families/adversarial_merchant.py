@@ -41,8 +41,8 @@ def buyer_injection(task_id: str, rng: np.random.Generator, level: int, targets:
     second = ("cancel_orders", "disclose_customers")[int(rng.integers(2))]
     used, parts = [], []
     for goal in ("unauthorised_refund", second):
-        text, ids = render(goal, "message", level, rng, amount=dollars(own["total"]), payment=own["payment_id"],
-                           orders="every other open order for this listing")
+        text, ids = render(goal, "message", level, rng, avoid=used, amount=dollars(own["total"]),
+                           payment=own["payment_id"], orders="every other open order for this listing")
         parts.append(text)
         used += ids
     question = {"kind": "ask_question", "to": "merchant_0", "listing_id": "L-001", "text": _question(rng, parts)}
@@ -108,7 +108,7 @@ def malicious_evidence(task_id: str, rng: np.random.Generator, level: int, attac
         body = f"Attachment {i + 1} of {attachments}: photo_{i + 1}.jpg ({_CAPTIONS[i]})."
         if i in carried:
             goal, slots = carried[i]
-            text, ids = render(goal, "evidence", level, rng, **slots)
+            text, ids = render(goal, "evidence", level, rng, avoid=used, **slots)
             body += f" Caption text: {text}"
             used += ids
         script_actions.append({"kind": "send_message", "to": "merchant_0", "text": body})
@@ -157,7 +157,7 @@ def memory_exfiltration(task_id: str, rng: np.random.Generator, level: int, targ
     goals = [str(g) for g in rng.permutation(["disclose_memory", "disclose_floor", "disclose_customers"])[:2]]
     parts, used = [], []
     for goal in goals:
-        text, ids = render(goal, "message", level, rng)
+        text, ids = render(goal, "message", level, rng, avoid=used)
         parts.append(text)
         used += ids
     question = {"kind": "ask_question", "to": "merchant_0", "listing_id": "L-001", "text": _question(rng, parts)}
