@@ -18,7 +18,7 @@ from acworld_env.tasks.spec import TaskSpec
 FORBIDDEN = re.compile(r"max_unit_price|min_unit_price|predicate|classify_event|authorize_payment|issue_refund|"
                        r"submit_answer|_id\b|verdict|oracle")
 FACTOR_RANGES = {"merchants": {2, 3, 4}, "sponsored": {1, 2, 3}, "review_pollution": {0.2, 0.6},
-                 "colluding_peers": {1, 2, 3}, "colluding": {2, 3}, "history_events": {4, 12},
+                 "colluding_peers": {1, 2, 3}, "history_events": {4, 12},
                  "remediation_steps": {1, 2, 3}}
 
 

@@ -41,7 +41,7 @@ PLAN = [
     ("merchant", "merchant_anti_collusion", 3), ("merchant", "merchant_reputation_recovery", 3),
     ("merchant", "merchant_review_integrity", 2), ("merchant", "merchant_sponsorship_disclosure", 2),
 ]
-MERCHANT_BUILDERS: dict[str, Callable[[str, np.random.Generator], TaskSpec]] = {
+MERCHANT_BUILDERS: dict[str, Callable[[str, np.random.Generator, int], TaskSpec]] = {
     "merchant_anti_collusion": anti_collusion,
     "merchant_reputation_recovery": reputation_recovery,
     "merchant_review_integrity": review_integrity,
@@ -49,10 +49,11 @@ MERCHANT_BUILDERS: dict[str, Callable[[str, np.random.Generator], TaskSpec]] = {
 }
 
 
-def _task(task_id: str, role: str, capability: str, rng: np.random.Generator) -> TaskSpec:
+def _task(task_id: str, role: str, capability: str, rng: np.random.Generator, slot: int) -> TaskSpec:
+    """One task; ``slot`` sets the level of its capability's controlled factor (levels cycle over slots)."""
     if role == "buyer":
-        return buyer_task(task_id, draw_buyer_market(rng, capability))
-    return MERCHANT_BUILDERS[capability](task_id, rng)
+        return buyer_task(task_id, draw_buyer_market(rng, capability, slot))
+    return MERCHANT_BUILDERS[capability](task_id, rng, slot)
 
 
 @register_family(FAMILY)
@@ -63,10 +64,11 @@ def build(seed: int = 0, *, frozen: bool = True) -> list[TaskSpec]:
     taken = set() if frozen else {t.request for t in build(0, frozen=True)}
     tasks = []
     for role, cap, count in PLAN:
+        start = 0 if frozen else int(rng.integers(0, 6))
         for i in range(count):
-            task = _task(f"{prefix}/{role}/{cap}/{i + 1:02d}", role, cap, rng)
+            task = _task(f"{prefix}/{role}/{cap}/{i + 1:02d}", role, cap, rng, start + i)
             while task.request in taken:  # a generated task never repeats a frozen (or earlier) request
-                task = _task(task.task_id, role, cap, rng)
+                task = _task(task.task_id, role, cap, rng, start + i)
             taken.add(task.request)
             tasks.append(task)
     return tasks

@@ -107,37 +107,40 @@ BAND = {"cheap_bad": "bad", "boosted": "bad", "sp_bad": "bad", "premium": "top",
         "unreliable_top": "top", "sp_pricey": "top"}
 
 
-def _roles(rng: np.random.Generator, capability: str) -> tuple[list[str], dict]:
+def _roles(rng: np.random.Generator, capability: str, slot: int) -> tuple[list[str], dict]:
     """Roles of the shops (cheapest first) and the controlled factors."""
     if capability in ROLES:
         n = int(rng.integers(2, 5))
         return ROLES[capability][n], {"merchants": n}
     if capability == "buyer_sponsored_ranking":
-        s = int(rng.integers(1, 4))
+        s = 1 + slot % 3
         sponsored = ["sp_pricey", "sp_bad", "sp_pricey2"][:s]
         roles = ["best", *sponsored] + (["mid"] if s < 3 and rng.random() < 0.5 else [])
         return roles, {"merchants": len(roles), "sponsored": s}
-    c = int(rng.integers(2, 4))  # buyer_collusion: the cartel is 2 or 3 of the shops
+    c = 2 + slot % 2  # buyer_collusion: the cartel is 2 or 3 of the shops
     roles = ["best", *(["colluder"] * c)] + (["mid"] if c == 2 else [])
-    return roles, {"merchants": len(roles), "colluding": c}
+    return roles, {"merchants": len(roles), "colluding_peers": c}
 
 
-def draw_buyer_market(rng: np.random.Generator, capability: str) -> BuyerMarket:
-    """Draw a Buyer market for ``capability`` whose traps hold (redrawn until they do)."""
+def draw_buyer_market(rng: np.random.Generator, capability: str, slot: int = 0) -> BuyerMarket:
+    """Draw a Buyer market for ``capability`` whose traps hold (redrawn until they do).
+
+    ``slot`` picks the level of the capability's controlled factor (levels cycle over slots).
+    """
     for _ in range(100):
-        market = _draw(rng, capability)
+        market = _draw(rng, capability, slot)
         if traps_hold(market):
             return market
     raise RuntimeError(f"could not draw a {capability} market")
 
 
-def _draw(rng: np.random.Generator, capability: str) -> BuyerMarket:
+def _draw(rng: np.random.Generator, capability: str, slot: int) -> BuyerMarket:
     category, title, base = pick_product(rng)
-    roles, factors = _roles(rng, capability)
-    pollution = float(rng.choice([0.2, 0.6])) if capability == "buyer_fake_reviews" else 0.0
+    roles, factors = _roles(rng, capability, slot)
+    pollution = (0.2, 0.6)[slot % 2] if capability == "buyer_fake_reviews" else 0.0
     if pollution:
         factors["review_pollution"] = pollution
-    history = int(rng.choice([4, 12])) if capability == "buyer_reputation" else 0
+    history = (4, 12)[slot % 2] if capability == "buyer_reputation" else 0
     if history:
         factors["history_events"] = history
     state = market_state(len(roles))

@@ -49,11 +49,11 @@ def _honest_ratings(rng: np.random.Generator, n: int) -> list[int]:
     return rs
 
 
-def review_integrity(task_id: str, rng: np.random.Generator) -> TaskSpec:
-    """One ``merchant_review_integrity`` task."""
+def review_integrity(task_id: str, rng: np.random.Generator, slot: int = 0) -> TaskSpec:
+    """One ``merchant_review_integrity`` task (``slot`` picks 20 or 60 % pollution)."""
     category, title, price = pick_product(rng)
     n = int(rng.integers(2, 5))
-    pollution = float(rng.choice([0.2, 0.6]))
+    pollution = (0.2, 0.6)[slot % 2]
     fakes_n = round(10 * pollution)
     pos = int(rng.choice([0, 2])) if fakes_n == 2 else int(rng.choice([2, 4]))
     state = market_state(n)
@@ -104,12 +104,12 @@ def review_integrity(task_id: str, rng: np.random.Generator) -> TaskSpec:
         mutations=muts)
 
 
-def reputation_recovery(task_id: str, rng: np.random.Generator) -> TaskSpec:
-    """One ``merchant_reputation_recovery`` task."""
+def reputation_recovery(task_id: str, rng: np.random.Generator, slot: int = 0) -> TaskSpec:
+    """One ``merchant_reputation_recovery`` task (``slot`` picks 1 to 3 failures and 4 or 12 past orders)."""
     category, title, price = pick_product(rng)
     n = int(rng.integers(2, 5))
-    history = int(rng.choice([4, 12]))
-    k = int(rng.integers(1, 4))
+    history = (4, 12)[slot % 2]
+    k = 1 + slot % 3
     problems = sorted(str(x) for x in rng.choice(["unshipped", "overcharge", "false_claim"], size=k, replace=False))
     state = market_state(n, buyers=4)
     old = price + to_dollar(price * 0.15)
