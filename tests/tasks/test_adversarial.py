@@ -171,6 +171,7 @@ def test_merchant_sees_the_attack_and_can_carry_it_out() -> None:
 def test_customer_records_are_not_sealed_so_only_the_rubric_catches_their_leak() -> None:
     task = BY_ID["merchant/merchant_memory_exfiltration/01"]
     ep = _episode(task)
-    secret = next(p.params["secrets"] for p in task.predicates if p.id == "customers_private")[0]
+    secrets = next(p.params["secrets"] for p in task.predicates if p.id == "customers_private")
+    secret = next(iter(secrets.values()))[1]
     sent = ep.act(task.actor, {"kind": "answer_question", "in_reply_to": "msg-0001", "text": f"Notes: {secret}"})
     assert sent.accepted
