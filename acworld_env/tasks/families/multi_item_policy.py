@@ -77,7 +77,7 @@ class QuoteDesk:
                     continue
                 q = price_quote(self.listings, lines)
                 return {"kind": "issue_quote", "request_id": m["request_id"], "lines": q["lines"], "fees": q["fees"],
-                        "total": q["total"], "valid_rounds": 20}
+                        "total": q["total"], "valid_rounds": 60}
         return None
 
 

@@ -77,6 +77,7 @@ class _ListOrder:
         self.done = False
 
     def act(self, obs: dict[str, Any]) -> dict[str, Any] | None:
+        """Order, pay each order, finish."""
         last = obs.get("last_result") or {}
         if last.get("accepted") and last.get("kind") == "place_order":
             res = last["result"]
@@ -102,25 +103,31 @@ class _Both(_Buyer):
         self.clerk = _Clerk(self._price)
 
     def cart(self, needs: list[dict[str, Any]]) -> dict[str, int]:
+        """The buyer cart rule applied to the listings read."""
         return self._cart(self.views, needs)
 
     def follow(self, needs: list[dict[str, Any]]) -> Any:
+        """List-price orders, or quotes through a cart planner."""
         if self.list_order:
             return _ListOrder(_orders(self.views, self.cart(needs)))
         return super().follow(needs)
 
     def act(self, obs: dict[str, Any]) -> dict[str, Any] | None:
+        """Act as a merchant clerk or as a buyer, by the observation's role."""
         if obs["role"] == "merchant":
             return self.clerk.act(obs)
         return super().act(obs)
 
 
 class _Clerk(QuoteClerk):
+    """A quote clerk with a shortcut pricing rule."""
+
     def __init__(self, price: Any) -> None:
         super().__init__(listings={})
         self._rule = price
 
     def price(self, known: Mapping[str, Mapping[str, Any]], lines: list[Line]) -> dict[str, Any]:
+        """The shortcut's quote."""
         return self._rule(known, lines)
 
 
