@@ -132,9 +132,14 @@ def post_reviews(state: dict, lid: str, reviews: list[Review], rng: np.random.Ge
     """Post ``reviews`` (shuffled) on listing ``lid``; ``orders`` gives each its order id when known."""
     merchant = state["listings"][lid]["merchant"]
     order = [int(x) for x in rng.permutation(len(reviews))]
+    taken = {r["by"] for r in state["reviews"].values()}
+    handles = [f"shopper_{int(x)}" for x in rng.permutation(9000)[:len(reviews) + len(taken)] + 1000]
+    handles = [h for h in handles if h not in taken][:len(reviews)]
     out = Reviews()
     for k, i in enumerate(order):
         r = reviews[i]
+        if r.by.startswith(("shopper_", "user_")):  # anonymous accounts get handles that tell nothing
+            r.by = handles[i]
         rid = next_id(state, "reviews")
         oid = orders[i] if orders else f"hist-{lid}-{k + 1:02d}"
         apply(state, [{"type": "review_posted", "review_id": rid, "listing_id": lid, "order_id": oid,
