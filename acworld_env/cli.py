@@ -9,8 +9,29 @@ import typer
 
 from .cli_common import console
 
+EXIT_CODES = ("Exit status, the same for every command: 0 success; 1 a check failed (verify, validate, "
+              "rescore) or some run is unscored (eval); 2 a usage or input error (unknown suite, policy or "
+              "option, a missing or corrupt file), always with a one-line message; 130 interrupted (Ctrl-C).")
+
 app = typer.Typer(help="acworld: the verifiable environment in which AI agents buy and sell.",
-                  no_args_is_help=True, add_completion=False)
+                  epilog=EXIT_CODES, no_args_is_help=True, add_completion=False)
+
+
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            console.print(f"acworld-env {version('acworld-env')}", markup=False)
+        except PackageNotFoundError:
+            console.print("acworld-env (not installed as a package)", markup=False)
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                       help="Print the installed version and exit.")) -> None:
+    """acworld: the verifiable environment in which AI agents buy and sell."""
 
 
 @app.command()
@@ -104,10 +125,12 @@ def _audit_targets(root: Path) -> list[tuple[str, Any]]:
 def _register_subcommands() -> None:
     from .catalog.cli import app as catalog_app
     from .eval.cli import register as register_eval
+    from .eval.info_cli import register as register_info
     from .eval.scoring_cli import register as register_scoring
 
     register_eval(app)
     register_scoring(app)
+    register_info(app)
     app.add_typer(catalog_app, name="catalog", help="Build, generate, inspect and search product catalogs.")
 
 

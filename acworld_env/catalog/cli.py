@@ -21,10 +21,11 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import typer
+from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from ..core.money import format_money
+from ..core.money import PriceError, format_money, parse_price
 from .errors import CatalogError, CatalogQueryError
 
 app = typer.Typer(name="catalog", help="Build, synthesise, inspect and search product catalogs.",
@@ -35,6 +36,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 INPUT_ERROR = 2
 """Exit code of every usage or input error."""
 SHOWN = 20
+NO_CATEGORY = "(no category)"
+"""How listings whose source names no category are shown."""
 """Problems and drops ``build`` prints one by one (the rest are summarised)."""
 
 
@@ -187,14 +190,18 @@ def stats(
         "listings": len(cat), "products": meta.get("product_count"), "merchants": meta.get("merchant_count"),
         "categories": meta.get("category_count"), "source": meta.get("source", {}).get("kind"),
         "currencies": currencies, "counts": meta.get("counts"),
-        "by_category": {k or "(empty)": {"listings": n, "in_stock": s} for k, (n, s) in cats.items()},
+        "by_category": {k or NO_CATEGORY: {"listings": n, "in_stock": s} for k, (n, s) in cats.items()},
     }
     if as_json:
         out.print_json(json.dumps(summary))
         return
-    head = Table(show_header=False, title=f"catalog {summary['name'] or cat.path.name}")
+    name = summary["name"] or cat.path.stem
+    head = Table(show_header=False, title=f"Catalog {name}", title_justify="left", box=box.SIMPLE)
+    head.add_column("field", style="bold")
+    head.add_column("value", overflow="fold")
+    labels = {"path": "file", "content_hash": "content hash", "source": "source"}
     for key in ("path", "content_hash", "listings", "products", "merchants", "categories", "source"):
-        head.add_row(key, f"{summary[key]:,}" if isinstance(summary[key], int) else str(summary[key]))
+        head.add_row(labels.get(key, key), f"{summary[key]:,}" if isinstance(summary[key], int) else str(summary[key]))
     head.add_row("currency", ", ".join(
         code + (f" ({c['listings']:,} listings)" if c["listings"] is not None and len(currencies) > 1 else "")
         for code, c in currencies.items()) or "-")
@@ -205,9 +212,13 @@ def stats(
     head.add_row("records read", f"{counts.get('records_read', 0):,}")
     head.add_row("dropped", ", ".join(f"{k} {v:,}" for k, v in (counts.get("dropped") or {}).items()) or "none")
     out.print(head)
-    table = Table("category", "listings", "in stock", title="categories (largest 40)")
-    for name, (n, s) in sorted(cats.items(), key=lambda kv: (-kv[1][0], kv[0]))[:40]:
-        table.add_row(name or "(empty)", f"{n:,}", f"{s:,}")
+    table = Table(title=f"Listings by category ({'largest 40 of ' if len(cats) > 40 else ''}{len(cats)})",
+                  title_justify="left", box=box.SIMPLE_HEAD)
+    table.add_column("category")
+    table.add_column("listings", justify="right")
+    table.add_column("in stock", justify="right")
+    for cat_name, (n, s) in sorted(cats.items(), key=lambda kv: (-kv[1][0], kv[0]))[:40]:
+        table.add_row(cat_name or NO_CATEGORY, f"{n:,}", f"{s:,}")
     out.print(table)
 
 
@@ -246,8 +257,8 @@ def search(
     category: str | None = typer.Option(None, help="Category (case-insensitive)."),
     brand: str | None = typer.Option(None, help="Brand (case-insensitive)."),
     merchant: str | None = typer.Option(None, help="Merchant id."),
-    min_price: int | None = typer.Option(None, help="Lowest price in minor units (cents)."),
-    max_price: int | None = typer.Option(None, help="Highest price in minor units (cents)."),
+    min_price: str | None = typer.Option(None, help="Lowest price: dollars (50, 49.99) or cents with a c (4999c)."),
+    max_price: str | None = typer.Option(None, help="Highest price: dollars (50, 49.99) or cents with a c (4999c)."),
     in_stock: bool | None = typer.Option(None, "--in-stock/--out-of-stock", help="Stock filter."),
     option: list[str] = typer.Option([], help="KEY=VALUE option filter, e.g. size='US 10'."),
     attr: list[str] = typer.Option([], help="KEY=VALUE or KEY=MIN..MAX attribute filter."),
@@ -257,7 +268,12 @@ def search(
     page_size: int = typer.Option(10, help="Results per page (1-50)."),
     as_json: bool = typer.Option(False, "--json", help="Print the page as JSON."),
 ) -> None:
-    """Search a catalog the way agents do (bounded pages, exact totals)."""
+    """Search a catalog the way agents do (bounded pages, exact totals). Prices are in the listing currency's
+    main unit (dollars for USD: 50 or 49.99), or minor units with a c (4999c)."""
+    try:
+        min_price, max_price = (None if p is None else parse_price(p) for p in (min_price, max_price))
+    except PriceError as exc:
+        raise _fail(str(exc)) from None
     query: dict[str, Any] = {"text": q, "category": category, "brand": brand, "merchant_id": merchant,
                              "min_price": min_price, "max_price": max_price, "in_stock": in_stock,
                              "min_rating": min_rating, "sort": sort, "page": page, "page_size": page_size}

@@ -41,3 +41,32 @@ def format_money(minor: int, currency: str | None = None, *, trim_zero_cents: bo
     if trim_zero_cents and minor % 100 == 0:
         return f"${minor // 100}"
     return f"${minor // 100}.{minor % 100:02d}"
+
+
+class PriceError(ValueError):
+    """A price typed on the command line that is not an amount."""
+
+
+def parse_price(text: str) -> int:
+    """A price as people type it, in cents: dollars ``50``, ``50.00``, ``$49.99``, or explicit cents ``5000c``.
+
+    One convention for every command that takes a price: a bare number is dollars (at most two
+    decimals); a trailing ``c`` marks whole cents. Raises :class:`PriceError` with a clear message.
+    """
+    raw = text.strip().replace(",", "").replace("_", "")
+    try:
+        if raw.lower().endswith("c"):
+            digits = raw[:-1].strip()
+            if not digits.isdigit():
+                raise PriceError
+            return int(digits)
+        body = raw[1:] if raw.startswith("$") else raw
+        whole, _, frac = body.partition(".")
+        whole_ok = whole.isdigit() or (whole == "" and frac != "")
+        frac_ok = frac == "" or (frac.isdigit() and len(frac) <= 2)
+        if not (whole_ok and frac_ok):
+            raise PriceError
+        return int(whole or 0) * 100 + int(frac.ljust(2, "0"))
+    except PriceError:
+        raise PriceError(f"{text!r} is not a price: write dollars (50, 50.00, $49.99) or cents with a c "
+                         "(4999c)") from None

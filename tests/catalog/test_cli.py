@@ -80,7 +80,7 @@ def test_stats_json_and_table(capability: Catalog) -> None:
 
 
 def test_search_matches_the_api(capability: Catalog) -> None:
-    page = json.loads(run("search", str(capability.path), "--category", "yoga", "--max-price", "9000",
+    page = json.loads(run("search", str(capability.path), "--category", "yoga", "--max-price", "90",
                           "--in-stock", "--attr", "thickness_mm=5..", "--option", "color=black",
                           "--sort", "price_asc", "--page-size", "5", "--json"))
     api = capability.search({"category": "yoga", "max_price": 9000, "in_stock": True,
@@ -88,6 +88,9 @@ def test_search_matches_the_api(capability: Catalog) -> None:
                              "sort": "price_asc", "page_size": 5})
     assert page["total"] == api.total > 0
     assert [x["listing_id"] for x in page["items"]] == [x.listing_id for x in api.items]
+    cents = json.loads(run("search", str(capability.path), "--category", "yoga", "--max-price", "9000c", "--json"))
+    dollars = json.loads(run("search", str(capability.path), "--category", "yoga", "--max-price", "$90.00", "--json"))
+    assert cents["total"] == dollars["total"] == capability.search({"category": "yoga", "max_price": 9000}).total
     table = flat(run("search", "capability-v1", "--q", "cork mat", "--page-size", "3"))
     assert "matches" in table and "USD" in table
 
@@ -98,6 +101,8 @@ def test_search_matches_the_api(capability: Catalog) -> None:
     (["--sort", "cheap"], 2, "bad_sort"),
     (["--min-price", "9", "--max-price", "1"], 2, "bad_range"),
     (["--option", "size"], 2, "KEY=VALUE"),
+    (["--max-price", "4x"], 2, "is not a price"),
+    (["--max-price", "1.999"], 2, "cents with a c"),
 ])
 def test_search_errors_are_one_line(capability: Catalog, args: list[str], code: int, fragment: str) -> None:
     assert fragment in flat(run("search", str(capability.path), *args, code=code))
