@@ -308,9 +308,11 @@ class AcworldAECEnv(AECEnv):
 
     def state(self) -> np.ndarray:
         """The global state for centralised critics (``state_space``; see :mod:`acworld_env.envs.state`)."""
+        if self.episode is None:
+            return np.zeros(self.state_space.shape, dtype=np.float32)
         score = self.score.score if self.score is not None else 0.0
         return episode_state(self.episode, self.possible_agents, self.agents, self.terminations,
-                             self.truncations, score, getattr(self, "actors", []))
+                             self.truncations, score, self.actors)
 
     def _info(self, agent: str) -> dict[str, Any]:
         assert self.episode is not None and self.task is not None
