@@ -7,6 +7,8 @@ requests, catalog listings) is written by :func:`format_money`.
 
 from __future__ import annotations
 
+from .errors import AcworldError
+
 ZERO_DECIMAL = frozenset(
     ["BIF", "CLP", "DJF", "GNF", "ISK", "JPY", "KMF", "KRW", "PYG", "RWF", "UGX", "UYI", "VND", "VUV", "XAF", "XOF", "XPF"]
 )
@@ -43,7 +45,7 @@ def format_money(minor: int, currency: str | None = None, *, trim_zero_cents: bo
     return f"${minor // 100}.{minor % 100:02d}"
 
 
-class PriceError(ValueError):
+class PriceError(AcworldError, ValueError):
     """A price typed on the command line that is not an amount."""
 
 
