@@ -125,7 +125,7 @@ def buyer_dispute(rng: np.random.Generator) -> Draft:
             Mutation("dispute_settled_order", f"disputes {settled_order.order_id}, which the shop already refunded",
                      [*steps, {"kind": "open_dispute", "order_id": settled_order.order_id, "reason": "damaged",
                                "evidence": [settled_order.shipment_id or ""]}], ["no_needless_dispute"])]
-    words = {"lost": "never arrived", "double_charge": "looks like it was charged to my card twice",
+    words = {"lost": "never arrived", "double_charge": "was charged to my card twice, and I never authorised the second charge",
              "damaged_late": "arrived broken a couple of months ago (too late to return it now)"}
     lines = [f"{describe(w, o)} {words[k]}" for k, o, _ in problems]
     lines.append(f"{describe(w, settled_order)} also arrived broken, though I think the shop may have sorted it")

@@ -53,9 +53,9 @@ def title(w: WorldBuilder, listing_id: str) -> str:
 
 
 def describe(w: WorldBuilder, o: Order) -> str:
-    """``ord-0001 (2 x trail running shoes, $270)``."""
-    items = ", ".join(f"{x['quantity']} x {title(w, x['listing_id'])}" for x in o.lines)
-    return f"{o.order_id} ({items}, {dollars(o.total)})"
+    """``ord-0001 (2 x trail running shoes + 1 x cork yoga block pair; $304)``."""
+    items = " + ".join(f"{x['quantity']} x {title(w, x['listing_id'])}" for x in o.lines)
+    return f"{o.order_id} ({items}; {dollars(o.total)})"
 
 
 def weights(total: float, n: int) -> list[float]:

@@ -85,9 +85,9 @@ def merchant_exchange(rng: np.random.Generator) -> Draft:
                      ["returned_unit_restocked"])]
     request = (f"Return {rid} on {describe(w, o)} is approved, and the customer wants an exchange instead of a "
                f"refund: she asked for the {w.state['listings'][asked]['title'].lower()}. Our exchange rule: the "
-               f"replacement must be {_wants(v, constraints)}; pick one of our listings that qualifies. If it "
-               "costs less than what she paid, refund the difference. The returned unit is fine: put it back "
-               "on sale.")
+               f"replacement must be {_wants(v, constraints)}; pick one of our listings that qualifies and send it. "
+               "Once the exchange is sent, refund the difference if the replacement costs less than what she "
+               "paid. The returned unit is fine: put it back on sale.")
     return Draft(w.state, request, {"cases": [case(o, "exchange", return_id=rid, asked=v["price"],
                                                    asked_listing=asked)]}, preds, steps, muts,
                  {"replacement_constraints": len(constraints), "constraints": constraints,
@@ -124,7 +124,7 @@ def buyer_exchange(rng: np.random.Generator) -> Draft:
                      ["replacement_right"]),
             Mutation("return_whole_order", "sends back the whole order", [*look, whole, *buy(valid)],
                      ["wrong_size_returned", "rest_of_order_kept"])]
-    request = (f"The {v['name'].lower()} in my order {describe(w, o)} are size {v['s0']} and too small. Please "
+    request = (f"From my order {describe(w, o)}, the {v['name'].lower()} (size {v['s0']}) turned out too small. Please "
                f"send just those back for a refund (keep the {w.state['listings'][other]['title'].lower()}) and "
                f"order a replacement from the same shop: {_wants(v, constraints)}. Pay for the new order.")
     shop = CounterpartySpec(actor="merchant_0", policy=PolicyRef(name="lifecycle_shop", params={

@@ -135,8 +135,9 @@ def merchant_ledger_close(rng: np.random.Generator) -> Draft:
     """Close the books of every finished order after making its records agree; leave unfinished ones open."""
     w = WorldBuilder()
     n = int(rng.integers(2, 6))
-    kinds = [str(rng.choice(["hold", "return"])), str(rng.choice(["pending_return", "dispute", "transit"]))]
-    kinds += [str(rng.choice(["clean", "hold", "return", "pending_return", "dispute"])) for _ in range(n - 2)]
+    kinds = [str(rng.choice(["hold", "return"])), str(rng.choice(["pending_return", "dispute"]))]
+    kinds += [str(rng.choice(["clean", "hold", "return", "pending_return", "dispute", "transit"]))
+              for _ in range(n - 2)]
     kinds = [kinds[int(i)] for i in rng.permutation(n)]
     lids = shelf(w, rng, n)
     steps, preds, cases, work, leave = [], [], [], [], []
@@ -153,7 +154,7 @@ def merchant_ledger_close(rng: np.random.Generator) -> Draft:
                 cases[-1]["return_id"] = w.request_return(o, [(lid, 1)], "Changed my mind.")
                 cases[-1]["asked"] = w.price(lid)
             elif kind == "dispute":
-                w.dispute(o, "not_as_described", [o.order_id])
+                cases[-1]["dispute_id"] = w.dispute(o, "not_as_described", [o.order_id])
             continue
         stock = {lid: w.state["listings"][lid]["stock"]}
         net, todo = o.total, []
@@ -181,10 +182,13 @@ def merchant_ledger_close(rng: np.random.Generator) -> Draft:
                      [*steps, {"kind": "close_ledger", "order_id": leave[0].order_id}], ["unfinished_left_open"]),
             Mutation("skip_settlement", f"closes {o.order_id} without its {first['kind'].replace('_', ' ')}",
                      without(steps, first), [f"closed_{o.order_id}"])]
-    request = (f"Month-end: please close the books on these orders: {'; '.join(describe(w, o) for o in w.orders.values())}. "
-               "Close an order only once its business is finished: delivered, no return waiting for our "
-               "decision, no open customer dispute. Before closing, make every record agree: no card hold left "
-               "open beyond what we captured, every approved return refunded (linked to that return) for the units sent back (item price, "
-               "nothing more) with those units back on the shelf. Anything unfinished stays open.")
+    on_file = ", ".join(sorted(x for c in cases for x in (c.get("return_id"), c.get("dispute_id")) if x)) or "none"
+    request = (f"Month-end: please close the books on these orders: "
+               f"{'; '.join(describe(w, o) for o in w.orders.values())}. Close an order only once its business "
+               "is finished: delivered, no return waiting for our decision, no open customer dispute. Before "
+               "closing, make every record agree: no card hold left open beyond what we captured, every approved "
+               "return refunded (linked to that return) for the units sent back (item price, nothing more) with "
+               "those units back on the shelf. Anything unfinished stays open. Customer records on file for "
+               f"these orders: {on_file}.")
     return Draft(w.state, request, {"cases": cases}, preds, steps, muts,
                  {"ledger_records": n, "order_kinds": kinds, "payment_depth": 4 if "hold" in kinds else 3})

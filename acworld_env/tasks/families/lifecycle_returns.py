@@ -26,6 +26,8 @@ from .lifecycle_draft import (
 from .lifecycle_world import WorldBuilder
 
 CONDITIONS = ("window", "final_sale", "damage_report", "made_to_order")
+MARKETPLACE_WINDOW = 365
+"""The marketplace's own outer limit on returns; each shop's tighter window is the agent's to apply."""
 
 
 def merchant_return_authorization(rng: np.random.Generator) -> Draft:
@@ -40,7 +42,7 @@ def merchant_return_authorization(rng: np.random.Generator) -> Draft:
     steps, cases, good, bad = [], [], [], []
     for k, (lid, ok) in enumerate(zip(lids, verdicts, strict=True)):
         broken = None if ok else active[k % len(active)]
-        days = window + int(rng.integers(2, 20)) if broken == "window" else int(rng.integers(2, window - 1))
+        days = window + int(rng.integers(5, 20)) if broken == "window" else int(rng.integers(2, window - 8))
         if broken in {"final_sale", "made_to_order"}:
             w.state["listings"][lid]["claims"] = {broken: True}
         o = w.order([(lid, int(rng.integers(1, 3)))], stage="delivered", day=-days - 4, delivered_day=-days)
@@ -164,7 +166,7 @@ def buyer_return_refund(rng: np.random.Generator) -> Draft:
     main, extra, old, final = lids
     if "final_sale" in conditions:
         w.state["listings"][final]["claims"] = {"final_sale": True}
-    recent = int(rng.integers(2, window - 1))
+    recent = int(rng.integers(2, window // 3))
     lines = [(main, int(rng.integers(2, 4)))] + ([(final, 1)] if "final_sale" in conditions else [])
     o1 = w.order(lines, stage="delivered", day=-recent - 4, delivered_day=-recent)
     orders, want = [o1], {o1.order_id: {main: lines[0][1] - 1}}
@@ -219,7 +221,7 @@ def buyer_return_refund(rng: np.random.Generator) -> Draft:
         "payments": {o.order_id: o.payment_id for o in orders}, "final_sale": [final]}))
     return Draft(w.state, request, {"cases": [case(o, "return") for o in orders], "return_window_days": window},
                  preds, steps, muts, {"return_conditions": len(conditions), "conditions": conditions},
-                 counterparties=[shop], settings={"return_window_rounds": window})
+                 counterparties=[shop], settings={"return_window_rounds": MARKETPLACE_WINDOW})
 
 
 def title_of(w: WorldBuilder, listing_id: str) -> str:
