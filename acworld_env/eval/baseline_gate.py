@@ -9,6 +9,7 @@ and fails when any of them earns more than the thresholds below. It is part of
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from statistics import mean
 
@@ -107,3 +108,24 @@ def baseline_table(runs: list[BaselineRun]) -> tuple[list[str], list[list[str]]]
     cell = {(r.family, r.baseline): r.mean for r in runs}
     rows = [[b, *(f"{cell[(f, b)]:.3f}" if (f, b) in cell else "-" for f in families)] for b in names]
     return ["baseline", *families], rows
+
+
+def gate_record(runs: list[BaselineRun], *, suite: str, split: str, before: dict | None = None) -> dict:
+    """The gate's figures as JSON data (``acworld validate --record FILE``): family means, the highest
+    single-task score and the full-credit task count of every baseline; ``before`` keeps earlier figures."""
+    def table(value: Callable[[BaselineRun], float | int]) -> dict[str, dict[str, float | int]]:
+        out: dict[str, dict[str, float | int]] = defaultdict(dict)
+        for r in runs:
+            out[r.baseline][r.family] = value(r)
+        return {b: dict(sorted(v.items())) for b, v in sorted(out.items())}
+
+    record = {
+        "command": f"acworld validate {suite}" + ("" if split == "frozen" else f" --split {split}"),
+        "suite": suite, "split": split,
+        "means": table(lambda r: round(r.mean, 3)),
+        "max_task": table(lambda r: round(max(r.scores.values(), default=0.0), 3)),
+        "full_credit_tasks": table(lambda r: sum(r.full.values())),
+    }
+    if before:
+        record["before"] = before
+    return record

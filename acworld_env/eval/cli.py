@@ -158,6 +158,8 @@ def validate_command(
     tasks: str = typer.Option(None, "--tasks", help="Glob over task ids."),
     baselines: bool = typer.Option(True, "--baselines/--no-baselines", help="Run the baseline gate (idle, finish, "
                                    "abstain, random over 5 seeds, every family's shortcut scripts)."),
+    record: Path = typer.Option(None, "--record", help="Write the baseline gate's figures (family means, highest "
+                                "task score, full-credit tasks) to this JSON file, e.g. baselines/capability-v1-gate.json."),
 ) -> None:
     """The suite's gate. References earn full credit; mutations lower exactly their declared predicates; every
     trace reconstructs and rescores identically; no impostor's proposal commits and every malformed action is a
@@ -220,6 +222,16 @@ def validate_command(
         worst = sorted(((s, t, r.baseline) for r in runs for t, s in r.scores.items()), reverse=True)[:5]
         console.print("Highest baseline scores: " + "; ".join(f"{b} {s:.3f} on {t}" for s, t, b in worst),
                       markup=False)
+        if record:
+            import json
+
+            from .baseline_gate import gate_record
+
+            old = json.loads(record.read_text()).get("before") if record.is_file() else None
+            record.parent.mkdir(parents=True, exist_ok=True)
+            record.write_text(json.dumps(gate_record(runs, suite=env_id, split=split, before=old), indent=1,
+                                         sort_keys=True) + "\n")
+            console.print(f"Gate figures written to {record}", markup=False)
         gate = gate_failures(runs)
         for f in gate:
             console.print(f"  FAIL {f}", markup=False)
