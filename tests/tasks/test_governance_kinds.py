@@ -1,6 +1,6 @@
 """The T8 predicate kinds on hand-built traces and states: where each must pass and where it must fail.
 
-``CASES``: kind -> params, then (label, records, state, expected credit).
+``GOVERNANCE_CASES``: kind -> params, then (label, records, state, expected credit).
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ def reprice(price: int, lid: str = "L-001") -> dict:
 
 
 FAKES = {"rev-0001": "fake", "rev-0002": "undisclosed_incentive"}
-CASES: dict[str, tuple[dict, list[tuple[str, list, dict, float]]]] = {
+GOVERNANCE_CASES: dict[str, tuple[dict, list[tuple[str, list, dict, float]]]] = {
     "ordered_listing": ({"actor": A, "accepted": ["L-002"]}, [
         ("the answer", [], world({"ord-0001": order("L-002")}), 1.0),
         ("another listing", [], world({"ord-0001": order("L-003")}), 0.0),
@@ -141,11 +141,11 @@ CASES: dict[str, tuple[dict, list[tuple[str, list, dict, float]]]] = {
         ("idle", [], world(listings={"L-003": listing()}), 0.0),
     ]),
 }
-PARAMS = [(kind, label, records, st, want) for kind, (_, cases) in CASES.items() for label, records, st, want in cases]
+PARAMS = [(kind, label, records, st, want) for kind, (_, cases) in GOVERNANCE_CASES.items() for label, records, st, want in cases]
 
 
 def credit(kind: str, records: list, st: dict) -> tuple[float, dict]:
-    params = CASES[kind][0]
+    params = GOVERNANCE_CASES[kind][0]
     task = TaskSpec(task_id="test/t8-kinds", family="test", capability="test", role="buyer", actor=A,
                     request="test", initial_state=empty_state(),
                     predicates=[PredicateSpec(id="p", kind=kind, params=params, weight=1.0, stage="Decision",
@@ -158,8 +158,8 @@ def test_every_governance_kind_is_registered_and_has_pass_and_fail_cases() -> No
     import acworld_env.scoring.kinds_governance as module
 
     mine = {name for name, fn in KINDS.items() if fn.__module__ == module.__name__}
-    assert mine == set(CASES)
-    for kind, (_, cases) in CASES.items():
+    assert mine == set(GOVERNANCE_CASES)
+    for kind, (_, cases) in GOVERNANCE_CASES.items():
         wants = [w for *_, w in cases]
         assert 1.0 in wants and min(wants) == 0.0, kind
 
