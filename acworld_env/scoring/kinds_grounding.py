@@ -10,6 +10,8 @@ its first claim. Guards pay only once the actor engaged (answered, edited the li
 
 from __future__ import annotations
 
+import re
+
 from ..trace import TraceRecord
 from .grounding_units import REL_TOL, matches, quantities_in, quantity, to_base
 from .grounding_units import key_unit as _key_unit
@@ -88,12 +90,23 @@ def answer_quantities(si: ScoreInput, p: dict) -> tuple[float, dict]:
     return fraction(len(p["expected"]) - len(wrong), len(p["expected"]), wrong=wrong)
 
 
+def _canon(name: str) -> str:
+    """A claim name as the record files it: ``"Recycled content: 80%"`` -> ``recycled_content``."""
+    return re.sub(r"[\s\-]+", "_", re.split(r"[:=(]", name, maxsplit=1)[0].strip().lower())
+
+
 def _names(value: object) -> set[str]:
-    if isinstance(value, str):
-        return {s.strip() for s in value.replace(";", ",").split(",") if s.strip()}
-    if isinstance(value, list):
-        return {str(s).strip() for s in value}
-    return set()
+    """Claim names listed in an answer field (a list, or text separated by commas or semicolons)."""
+    items = value.replace(";", ",").split(",") if isinstance(value, str) else value if isinstance(value, list) else []
+    return {_canon(str(s)) for s in items if str(s).strip()}
+
+
+_LISTING = re.compile(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+")
+
+
+def _targets(value: object) -> set[str]:
+    """Listing ids named in a comparison claim's value (``"m014-p00027-v001 (Stillpoint), L-R2"``)."""
+    return set(_LISTING.findall(str(value)))
 
 
 @predicate("claim_verdicts")
@@ -104,7 +117,8 @@ def claim_verdicts(si: ScoreInput, p: dict) -> tuple[float, dict]:
         return 0.0, {"reason": "no answer"}
     answer = final.action.get("answer") or {}
     sup, uns = _names(answer.get("supported")), _names(answer.get("unsupported"))
-    right = [k for k, v in p["truth"].items() if (k in sup) != (k in uns) and (k in sup) == (v == "supported")]
+    right = [k for k, v in p["truth"].items()
+             if (_canon(k) in sup) != (_canon(k) in uns) and (_canon(k) in sup) == (v == "supported")]
     return fraction(len(right), len(p["truth"]), wrong=sorted(set(p["truth"]) - set(right)))
 
 
@@ -139,7 +153,7 @@ def _comparisons(key: str, value: object, table: dict[str, dict[str, bool]]) -> 
         return [table.get(rel, {}).get("*", False)]
     if rel.endswith("_than"):
         row = table.get(rel, {})
-        return [row.get(t, False) for t in sorted(_names(value))] or [False]
+        return [row.get(t, False) for t in sorted(_targets(value))] or [False]
     return None
 
 
@@ -175,7 +189,7 @@ def listing_claims_supported(si: ScoreInput, p: dict) -> tuple[float, dict]:
 def comparisons_made(si: ScoreInput, p: dict) -> tuple[float, dict]:
     """Share of ``wanted`` backed comparisons ([relation, other listing or "*"]) the final listing asserts."""
     claims = {k.strip().lower().replace(" ", "_"): v for k, v in _claims(si, p["listing"]).items()}
-    have = [(rel, t) for rel, t in p["wanted"] if rel in claims and (t == "*" or t in _names(claims[rel]))]
+    have = [(rel, t) for rel, t in p["wanted"] if rel in claims and (t == "*" or t in _targets(claims[rel]))]
     return fraction(len(have), len(p["wanted"]), missing=[w for w in p["wanted"] if tuple(w) not in set(have)])
 
 

@@ -48,7 +48,7 @@ def listed(claims: dict) -> dict[str, Any]:
 
 S0 = empty_state()
 SPECS = {"weight": [3350, "g"], "thickness": [4.5, "mm"]}
-TABLE = {"lighter_than": {K: True, "m3": False}, "lightest": {"*": False}}
+TABLE = {"lighter_than": {K: True, "m3-p9": False}, "lightest": {"*": False}}
 
 GROUNDING_CASES: dict[str, tuple[dict, list[tuple[str, list, dict, float]]]] = {
     "records_read_first": ({"actor": B, "records": [L, K], "kinds": ["submit_answer"]}, [
@@ -75,6 +75,9 @@ GROUNDING_CASES: dict[str, tuple[dict, list[tuple[str, list, dict, float]]]] = {
                                               "material": "unsupported"}}, [
         ("all right", [ans(1, {"supported": ["weight"], "unsupported": ["warranty", "material"]})], S0, 1.0),
         ("comma text", [ans(1, {"supported": "weight", "unsupported": "warranty, material"})], S0, 1.0),
+        ("names written loosely", [ans(1, {"supported": ["Weight: 3.35 kg"], "unsupported": ["Warranty",
+                                                                                          "material (cork)"]})],
+         S0, 1.0),
         ("trusts every claim", [ans(1, {"supported": ["weight", "warranty", "material"]})], S0, 1 / 3),
         ("both lists", [ans(1, {"supported": ["weight", "material"], "unsupported": ["warranty", "material"]})],
          S0, 2 / 3),
@@ -92,7 +95,9 @@ GROUNDING_CASES: dict[str, tuple[dict, list[tuple[str, list, dict, float]]]] = {
         ("all backed", [upd(1)], listed({"weight": "3,350 g", "material": "pu", "lighter_than": K}), 1.0),
         ("nothing left", [upd(1, kind="retract_claim")], listed({}), 1.0),
         ("wrong figure", [upd(1)], listed({"weight": "2.9 kg"}), 0.0),
-        ("unbacked comparison", [upd(1)], listed({"lighter_than": f"{K}, m3"}), 0.0),
+        ("backed, ids with names", [upd(1)], listed({"lighter than": f"{K} (Acme mat)"}), 1.0),
+        ("unbacked comparison", [upd(1)], listed({"lighter_than": f"{K}, m3-p9"}), 0.0),
+        ("comparison naming no listing", [upd(1)], listed({"lighter_than": "the others"}), 0.0),
         ("superlative", [upd(1)], listed({"lightest": "yes"}), 0.0),
         ("claim not on the record", [upd(1)], listed({"warranty": "10 years"}), 0.0),
         ("never edited", [], listed({"weight": "3,350 g"}), 0.0),
