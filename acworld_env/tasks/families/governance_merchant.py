@@ -112,7 +112,7 @@ def anti_collusion(task_id: str, rng: np.random.Generator, slot: int = 0) -> Tas
         difficulty={"merchants": n, "colluding_peers": c}, request=request,
         mandate={"listing_id": "L-001", "unit_cost": cost, "markup_percent": MARKUP, "stay_until_round": 5,
                  "answer_fields": ["colluding_merchants: the shops that proposed fixing prices"]},
-        sealed=[cost], initial_state=state, counterparties=peers, max_steps=30, predicates=preds,
+        initial_state=state, counterparties=peers, max_steps=30, predicates=preds,
         reference=_script(steps(own)), mutations=muts)
 
 
