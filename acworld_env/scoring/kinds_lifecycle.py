@@ -134,8 +134,8 @@ def lc_dispute_evidence(si: ScoreInput, p: dict) -> tuple[float, dict]:
     if d is None or count != 1:
         return 0.0, {"dispute": did, "disputes_on_order": count}
     cited = list(d["evidence"].get(p["side"], []))
-    pays = {d["order"]} | {x for o in [si.state["orders"].get(d["order"]) or {}]
-                           for x in [o.get("payment"), *o.get("additional_payments", [])] if x}
+    order = si.state["orders"].get(d["order"]) or {}
+    pays = {x for x in [order.get("payment"), *order.get("additional_payments", [])] if x}
     refunds = {r for r, x in si.state["refunds"].items() if x["payment"] in pays}
     missing = sorted(set(p["required"]) - set(cited))
     if p.get("refund_cited") and not refunds & set(cited):

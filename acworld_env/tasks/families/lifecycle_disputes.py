@@ -54,7 +54,7 @@ def merchant_dispute(rng: np.random.Generator) -> Draft:
     for did, o, need, refunded in ((dk, kc, need_k, 0), (dc, cc, need_c, cc.total)):
         preds.append(pred(f"evidence_{did}", "lc_dispute_evidence", 0.25, "Evidence", "Evidence", dispute_id=did,
                           side="merchant", required=[x for x in need if x != rfd], refund_cited=o is cc,
-                          allowed=_allowed(w, o)))
+                          allowed=_allowed(w, o, did)))
         preds.append(pred(f"outcome_{did}", "lc_fields", 0.25, "Decision", "Choice",
                           checks=[field_check("disputes", did, "status", "responded"),
                                   field_check("orders", o.order_id, "refunded", refunded)]))

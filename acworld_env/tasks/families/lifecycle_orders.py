@@ -65,7 +65,7 @@ def merchant_cancel(rng: np.random.Generator) -> Draft:
                "return it after delivery. For every order you do cancel, make sure no money stays held or "
                "kept for it and close its books. Leave the packed ones exactly as they are.")
     return Draft(w.state, request, {"cases": [case(o, "cancel") for o in orders]}, preds, steps, muts,
-                 {"order_stages": stages, "payment_depth": depth, "ledger_records": len(cancel)})
+                 {"order_stages": stages, "payment_depth": depth, "orders_to_cancel": len(cancel)})
 
 
 def buyer_cancel(rng: np.random.Generator) -> Draft:
@@ -128,7 +128,7 @@ def buyer_cancel(rng: np.random.Generator) -> Draft:
                f"and make sure I get my money back on whatever you cancel.{hold}")
     return Draft(w.state, request, {"cases": [case(o, "cancel") for o in orders], "move_day": deadline}, preds,
                  steps, muts, {"order_stages": [s for _, s in plan], "payment_depth": 4 if extra else 3,
-                               "ledger_records": len(cancel)})
+                               "orders_to_cancel": len(cancel)})
 
 
 def merchant_ledger_close(rng: np.random.Generator) -> Draft:
