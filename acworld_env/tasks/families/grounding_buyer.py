@@ -55,7 +55,7 @@ def attribute_read(rng: np.random.Generator, i: int, *, normalize: bool) -> Draf
     c = rec["listing_id"]
     stems = [str(s) for s in rng.permutation(specs_of(rec))[: int(rng.integers(1, 4))]]
     units = {s: str(rng.choice(SPECS[s].alt)) if normalize else SPECS[s].unit for s in stems}
-    n_res = int(rng.integers(2, 4)) if normalize else 1 + i
+    n_res = int(rng.integers(2, 5)) if normalize else 1 + i
     res_ids = [f"L-R{j + 1}" for j in range(n_res)]
     listings = {c: overlay(rec, "merchant_0", {})}
     quoted = []
