@@ -197,13 +197,23 @@ def inv_stock_never_ahead(si: ScoreInput, p: dict) -> tuple[float, dict]:
     return passed(not bad, ahead_records=bad)
 
 
+def _number(value: Any) -> Any:
+    """An answered count as a number: ``4`` and ``"4"`` are the same answer (a bool is not a count)."""
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value.strip())
+    return None if isinstance(value, bool) else value
+
+
 @predicate("inv_answer_world")
 def inv_answer_world(si: ScoreInput, p: dict) -> tuple[float, dict]:
-    """Share of ``keys`` for which the final answer's field ``key`` equals the World's ``table.key.field``."""
+    """Share of ``keys`` for which the final answer's field ``key`` equals the World's ``table.key.field``.
+
+    A count given as digits (``"4"``) counts as the number.
+    """
     done = [r for r in si.by(p["actor"]) if r.accepted and r.kind == "submit_answer"]
     if not done:
         return 0.0, {"reason": "no answer"}
     answer = done[-1].action.get("answer", {})
     wrong = {k: {"answered": answer.get(k), "world": si.state[p["table"]][k][p["field"]]} for k in p["keys"]
-             if answer.get(k) != si.state[p["table"]][k][p["field"]]}
+             if _number(answer.get(k)) != si.state[p["table"]][k][p["field"]]}
     return fraction(len(p["keys"]) - len(wrong), len(p["keys"]), wrong=wrong)

@@ -132,6 +132,10 @@ INVENTORY_CASES: dict[str, tuple[dict, list[tuple[str, list, dict, float]]]] = {
          state(listings={"L-1": {"stock": 4}, "L-2": {"stock": 0}}), 1.0),
         ("stock read before a delivery", [mrec(1, {"kind": "submit_answer", "answer": {"L-1": 1, "L-2": 0}})],
          state(listings={"L-1": {"stock": 4}, "L-2": {"stock": 0}}), 0.5),
+        ("counts as digits", [mrec(1, {"kind": "submit_answer", "answer": {"L-1": "4", "L-2": "0"}})],
+         state(listings={"L-1": {"stock": 4}, "L-2": {"stock": 0}}), 1.0),
+        ("a yes is no count", [mrec(1, {"kind": "submit_answer", "answer": {"L-1": 4, "L-2": False}})],
+         state(listings={"L-1": {"stock": 4}, "L-2": {"stock": 0}}), 0.5),
         ("no answer", [mrec(1, {"kind": "finish"})], state(listings={"L-1": {"stock": 4}, "L-2": {"stock": 0}}), 0.0),
     ]),
 }

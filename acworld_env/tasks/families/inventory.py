@@ -28,18 +28,28 @@ REDRAWS = 20
 
 @register_family(FAMILY)
 def build(seed: int = 0, *, frozen: bool = True) -> list[TaskSpec]:
-    """The 20 frozen T6 tasks, or fresh ones drawn from ``seed`` (never repeating a frozen request)."""
+    """The 20 frozen T6 tasks, or fresh ones drawn from ``seed`` (never repeating a frozen request).
+
+    Within a capability, no two tasks are about the same product.
+    """
     rng = np.random.default_rng([6, 2026] if frozen else [6, seed, 11])
     prefix = "capability-v1/T6" if frozen else f"generated-{seed}/T6"
     taken = set() if frozen else {t.request for t in build(0, frozen=True)}
-    tasks = []
+    tasks: list[TaskSpec] = []
+    used: dict[str, set[str]] = {}
     for role, cap, count in PLAN:
         for i in range(count):
             task_id = f"{prefix}/{role}/{cap}/{i + 1:02d}"
             task = make(task_id, cap, rng, i, frozen)
             for _ in range(REDRAWS):
-                if task.request not in taken:
+                if task.request not in taken and _product(task) not in used.get(cap, set()):
                     break
                 task = make(task_id, cap, rng, i, frozen)
+            used.setdefault(cap, set()).add(_product(task))
             tasks.append(task)
     return tasks
+
+
+def _product(task: TaskSpec) -> str:
+    """The first listing's product, so two tasks of a capability are not about the same item."""
+    return str(task.initial_state["listings"]["L-001"]["title"])

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..spec import TaskSpec
+from ..spec import PredicateSpec, TaskSpec
 from .common import dollars, pick_product, pred, to_dollar
 from .inventory_policy import LAST_ORDER, step
-from .inventory_world import listing, make_task, mutation, notice, order, pick, world
+from .inventory_world import listing, lower_first, make_task, mutation, notice, order, pick, world
 
 BOUGHT, PAID = "bought_within_limit", "paid_in_full"
 
@@ -28,7 +28,8 @@ def pay(amount: int) -> dict:
     return {"kind": "authorize_payment", "order_id": LAST_ORDER, "amount": amount}
 
 
-def _paid(weight: float) -> object:
+def _paid(weight: float) -> PredicateSpec:
+    """Every live order of the Buyer carries one payment for exactly its total."""
     return pred(PAID, "inv_orders_paid", weight, "World effect", "Execution", actor="buyer_0")
 
 
@@ -45,7 +46,7 @@ def restock_price(task_id: str, capability: str, rng: np.random.Generator, chang
     stock = q + int(rng.integers(1, 4))
     state = world()
     listing(state, "L-001", "merchant_0", title, cat, p0, 0)
-    name = f"L-001 ({title.lower()})"
+    name = f"L-001 ({lower_first(title)})"
     plan = [("restock", hi1)] + ([("price", hi2)] if changes >= 3 else []) + [("price", lo)]
     plan += [("price", hi1)] if changes == 4 else []
     schedule = []
@@ -76,7 +77,8 @@ def restock_price(task_id: str, capability: str, rng: np.random.Generator, chang
         mutation(task_id, "overbuy", "buys one unit more than asked",
                  [read, step([buy("merchant_0", "L-001", q + 1), pay((q + 1) * lo)], event=window["id"])], [BOUGHT]),
     ]
-    request = (f"I've been waiting for the {title.lower()} from merchant_0 (listing L-001); it's out of stock at the "
+    request = (f"I've been waiting for the {lower_first(title)} from merchant_0 (listing L-001); "
+               "it's out of stock at the "
                f"moment. I need {q} and won't pay more than {dollars(limit)} each. The shop sends stock and price "
                "alerts and its prices move around. Buy them once they're in stock at a price within my limit, pay "
                f"for the order, and never buy at a higher price. The alerts stop after round {schedule[-1]['round']}.")
@@ -93,6 +95,7 @@ COLOURS = ["black", "stone", "olive", "navy", "sand", "white"]
 def substitution(task_id: str, capability: str, rng: np.random.Generator, n_subs: int) -> TaskSpec:
     """The ordered item sold out; exactly one of ``n_subs`` substitutes fits and is cheapest among those that do."""
     cat, title, p0 = pick_product(rng)
+    title = title.split(",")[0]  # the size is a variant here, not part of the product name
     q = int(rng.integers(1, 3))
     size = pick(rng, SIZES)
     other = pick(rng, [s for s in SIZES if s != size])
@@ -124,7 +127,7 @@ def substitution(task_id: str, capability: str, rng: np.random.Generator, n_subs
              _paid(0.3),
              pred("no_unfit_order", "inv_no_action", 0.2, "Decision", "Authority", actor="buyer_0",
                   engaged_by=["place_order"], kinds=["place_order"], targets=unfit)]
-    search = {"kind": "search_listings", "text": title.split()[0].strip(","), "category": cat}
+    search = {"kind": "search_listings", "text": title.split()[0], "category": cat}
     steps = [step([search, {"kind": "get_listing", "listing_id": best}, buy(merchant, best, q), pay(q * best_price)])]
     wrong, wrong_price = ids["wrong_size"], spec["wrong_size"][1]
     wrong_merchant = state["listings"][wrong]["merchant"]
@@ -134,7 +137,7 @@ def substitution(task_id: str, capability: str, rng: np.random.Generator, n_subs
         mutation(task_id, "pay_original_price", "pays the sold-out item's price for the substitute",
                  [step([search, buy(merchant, best, q), pay(q * p0)])], [PAID]),
     ]
-    request = (f"merchant_0 just cancelled my order {oid} for the {title.lower()} in size {size}: it sold out. "
+    request = (f"merchant_0 just cancelled my order {oid} for the {lower_first(title)} in size {size}: it sold out. "
                f"Please find a substitute: the same item in size {size} (any colour), no more than {dollars(limit)} "
                f"each, with at least {q} in stock. Of those, take the cheapest, buy {q} and pay for it. Don't "
                "order anything that doesn't meet these conditions.")
@@ -195,7 +198,8 @@ def partial_backorder(task_id: str, capability: str, rng: np.random.Generator, v
         mutation(task_id, "wait_for_backorder", "waits for the usual shop's restock whatever it brings",
                  [step(now), backorder], ["bought_all"] + (["by_deadline"] if variant == "delay" else [])),
     ]
-    request = (f"I need {need} of the {title.lower()} by round {deadline}. My usual shop, merchant_0 (listing L-001), "
+    request = (f"I need {need} of the {lower_first(title)} by round {deadline}. "
+               "My usual shop, merchant_0 (listing L-001), "
                f"only has some in stock. Take what they have now and the rest from them when they restock, as long "
                f"as that happens by round {deadline}. If they can't restock in time, or restock too few, buy just the "
                f"missing units from merchant_1 (listing L-002), and not before you know. Pay no more than "

@@ -13,7 +13,7 @@ import numpy as np
 from ..spec import TaskSpec
 from .common import PRODUCTS, pred
 from .inventory_policy import step
-from .inventory_world import listing, make_task, mutation, notice, order, world
+from .inventory_world import listing, lower_first, make_task, mutation, notice, order, world
 
 NEVER = 1_000_000
 """A round no episode reaches: a timing rule ``before`` it forbids the action outright."""
@@ -33,7 +33,7 @@ def _parcels(rng: np.random.Generator, depth_late: int, depth_lost: int, buyers:
         listing(state, f"L-{i + 1:03d}", "merchant_0", title, "", price, 5)
         oid, pid, total = order(state, buyers[i], "merchant_0", [(f"L-{i + 1:03d}", 1)], stage="shipped")
         parcels.append({"order": oid, "payment": pid, "total": total, "shipment": f"shp-{i + 1:04d}",
-                        "title": title.lower()})
+                        "title": lower_first(title)})
     seqs = [["delayed"] * depth_late + ["delivered"], ["delayed"] * (depth_lost - 1) + ["lost"]]
     flat = []
     pos = [0, 0]
@@ -58,7 +58,8 @@ def _schedule(parcels: list[dict], updates: list[dict], to: list[str]) -> list[d
                 "delivered": f"Carrier: {p['shipment']} (order {p['order']}) was delivered.",
                 "lost": f"Carrier: {p['shipment']} (order {p['order']}) is lost in transit."}[u["status"]]
         events = [] if u["status"] == "delivered" else [
-            {"type": "delivery_exception_reported", "shipment_id": p["shipment"], "reason": u["status"], "by": "carrier"}]
+            {"type": "delivery_exception_reported", "shipment_id": p["shipment"], "reason": u["status"],
+             "by": "carrier"}]
         out.append(notice(n, u["round"], to, rec, text, events))
     for item, u in zip(out, updates, strict=True):
         u["id"] = item["id"]
@@ -109,7 +110,8 @@ def buyer_delivery(task_id: str, capability: str, rng: np.random.Generator, dept
                f"{b['order']} ({b['title']}, shipment {b['shipment']}). The carrier will send tracking updates. "
                "Confirm a delivery only once the carrier says that parcel arrived. If a parcel is declared lost, "
                "open a dispute on that order (not received) to get my money back. A parcel that is just late is "
-               f"not lost: don't dispute it, and don't confirm a parcel that never came. Updates stop after round {close}.")
+               "not lost: don't dispute it, and don't confirm a parcel that never came. "
+               f"Updates stop after round {close}.")
     return make_task(task_id, capability, "buyer", request=request, state=state, schedule=schedule,
                      mandate={"orders": [a["order"], b["order"]], "shipments": [a["shipment"], b["shipment"]],
                               "updates_close_round": close},

@@ -13,7 +13,7 @@ import numpy as np
 from ..spec import TaskSpec
 from .common import PRODUCTS, pick_product, pred
 from .inventory_policy import step
-from .inventory_world import apply, listing, make_task, mutation, notice, order, world
+from .inventory_world import apply, listing, lower_first, make_task, mutation, notice, order, world
 
 ALLOC_KINDS = ["allocate_inventory", "partial_fill"]
 
@@ -83,7 +83,8 @@ def competing(task_id: str, capability: str, rng: np.random.Generator, n: int) -
         pred("fair_allocation", "inv_order_units", 0.5, "Decision", "Choice", engaged_by=ALLOC_KINDS,
              actor="merchant_0", expect=expect, all=True),
         pred("losers_released", "inv_fields", 0.3, "World effect", "Execution", actor="merchant_0",
-             engaged_by=engaged, checks=[["orders", oids[i], "refunded", totals[i]] for i in range(n) if i not in truth]),
+             engaged_by=engaged,
+             checks=[["orders", oids[i], "refunded", totals[i]] for i in range(n) if i not in truth]),
         pred("waited_for_delivery", "inv_not_before", 0.2, "Decision", "Authority", actor="merchant_0",
              engaged_by=engaged, rules=[{"kind": k, "before": due} for k in [*engaged, "set_eta"]]),
     ]
@@ -96,7 +97,8 @@ def competing(task_id: str, capability: str, rng: np.random.Generator, n: int) -
                  [step(commit(first))], lowers(first, True)),
     ]
     listed = ", ".join(f"{oids[i]} ({qty[i]} unit{'s' if qty[i] > 1 else ''})" for i in range(n))
-    request = (f"Our {title.lower()} (listing L-001) is scarce: {n} customers have paid for more units than we have. "
+    request = (f"Stock of our {lower_first(title)} (listing L-001) is scarce: {n} customers have paid for "
+               "more units than we have. "
                f"Orders: {listed}. Our rule is first paid, first served: go through the orders in the order they "
                "were paid (payment numbers run in the order payments came in) and commit every order you can fill "
                f"whole from the stock on hand; never split an order. The season's last supplier delivery is due at "
@@ -159,7 +161,8 @@ def partial_backorder(task_id: str, capability: str, rng: np.random.Generator, s
         o["price"] = state["listings"][lids[o["sku"]]]["price"]
     lid = lids[restock["sku"]]
     delivery = notice(0, 1, "merchant_0", {"type": "restock", "listing_id": lid, "quantity": restock["units"]},
-                      f"Warehouse: a supplier delivery of {restock['units']} units of {lid} just arrived and is in stock.",
+                      f"Warehouse: a supplier delivery of {restock['units']} units of {lid} just arrived "
+                      "and is in stock.",
                       [{"type": "restocked", "listing_id": lid, "quantity": restock["units"]}])
     after = {**stock, restock["sku"]: stock[restock["sku"]] + restock["units"]}
 

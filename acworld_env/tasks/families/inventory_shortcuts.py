@@ -153,7 +153,8 @@ class NeverSubstitute(_Script):
                 obs = yield {"kind": "allocate_inventory", "order_id": oid}
             return
         m = obs["mandate"]
-        lid, merchant = m.get("usual_listing", m.get("listing")), m.get("usual_merchant", m.get("merchant", "merchant_0"))
+        lid = m.get("usual_listing", m.get("listing"))
+        merchant = m.get("usual_merchant", m.get("merchant", "merchant_0"))
         if lid is None:
             return
         while obs["step"] < obs["max_steps"] - 3:
@@ -219,7 +220,7 @@ class FirstReadState(_Script):
         return obs
 
     def buyer_delivery(self, obs: dict[str, Any]) -> Script:
-        """Settle each parcel on its first update: a late parcel is taken as arriving (confirmed), a lost one disputed."""
+        """Settle each parcel on its first update: a late one is taken as arriving (confirmed), a lost one disputed."""
         done: set[str] = set()
         while obs["round"] <= obs["mandate"]["updates_close_round"] and obs["step"] < obs["max_steps"] - 3:
             fresh = [(sid, n) for sid, n in self._firsts().items() if sid not in done]
@@ -240,7 +241,8 @@ class FirstReadState(_Script):
         pays = dict(zip(obs["mandate"]["orders"], obs["mandate"]["payments"], strict=True))
         for n in self._firsts().values():
             if n["status"] == "delayed":
-                yield {"kind": "set_eta", "order_id": n["order_id"], "eta_round": max(n["estimate_round"], obs["round"])}
+                yield {"kind": "set_eta", "order_id": n["order_id"],
+                       "eta_round": max(n["estimate_round"], obs["round"])}
             elif n["status"] == "lost":
                 obs = yield {"kind": "get_payment", "payment_id": pays[n["order_id"]]}
                 amount = (result(obs) or {}).get("captured", 0)

@@ -12,7 +12,7 @@ import numpy as np
 from ..spec import TaskSpec
 from .common import PRODUCTS, dollars, pick_product, pred, to_dollar
 from .inventory_policy import step
-from .inventory_world import listing, make_task, mutation, notice, order, world
+from .inventory_world import listing, lower_first, make_task, mutation, notice, order, world
 
 SHIPPING = 2
 """Rounds from the supplier's delivery to the customer's door, as the requests state."""
@@ -53,7 +53,8 @@ def inventory_eta(task_id: str, capability: str, rng: np.random.Generator, skus:
                                                   "delivery_round": date[s]},
                           f"Supplier: the delivery of {lids[s]} slipped; it is now due at round {date[s]}.")
             timeline[oids[s]].append([rd, date[s] + SHIPPING])
-            ref.append(step([{"kind": "set_eta", "order_id": oids[s], "eta_round": date[s] + SHIPPING}], event=item["id"]))
+            ref.append(step([{"kind": "set_eta", "order_id": oids[s], "eta_round": date[s] + SHIPPING}],
+                            event=item["id"]))
             bare.append(step([{"kind": "set_eta", "order_id": oids[s], "eta_round": date[s]}], event=item["id"]))
         else:
             s = int(rng.integers(waiting, skus))
@@ -86,14 +87,15 @@ def inventory_eta(task_id: str, capability: str, rng: np.random.Generator, skus:
         mutation(task_id, "ignore_date_changes", "sets each estimate once and never follows a slip",
                  [*ignore, last], ["eta_current"], report(final_stock)),
     ]
-    waiting_text = ", ".join(f"{oids[s]} ({picks[s][0].lower()}, {lids[s]})" for s in range(waiting))
+    waiting_text = ", ".join(f"{oids[s]} ({lower_first(picks[s][0])}, {lids[s]})" for s in range(waiting))
     request = (f"Customers are waiting for items we're out of: {waiting_text}. The supplier sends delivery dates as "
                "notices and sometimes changes them. Keep each waiting order's delivery estimate at the supplier's "
                f"current date for its item plus {SHIPPING} rounds of shipping, and update it whenever a date moves. "
                f"After the supplier notices stop (round {close}), report how many units of each of our listings "
                f"({', '.join(lids)}) are in stock right now, as listing to units.")
     return make_task(task_id, capability, "merchant", request=request, state=state, schedule=schedule,
-                     mandate={"orders": oids, "listings": lids, "shipping_rounds": SHIPPING, "notices_close_round": close},
+                     mandate={"orders": oids, "listings": lids, "shipping_rounds": SHIPPING,
+                              "notices_close_round": close},
                      predicates=preds, steps=[*ref, last], mutations=muts, max_steps=20 + 2 * changes,
                      final=report(final_stock), difficulty={"skus": skus, "state_changes": changes})
 
@@ -116,11 +118,13 @@ def restock_price(task_id: str, capability: str, rng: np.random.Generator, chang
         c2 += 100
     state = world()
     listing(state, "L-001", "merchant_0", title, cat, price_for(cost0), s0)
-    sched = [notice(0, 1, "merchant_0", {"type": "dispatch", "listing_id": "L-001", "quantity": sent, "arrival_round": 5},
+    sched = [notice(0, 1, "merchant_0", {"type": "dispatch", "listing_id": "L-001", "quantity": sent,
+                                         "arrival_round": 5},
                     f"Supplier: {sent} units of L-001 dispatched, due to arrive around round 5."),
              notice(1, 3, "merchant_0", {"type": "cost_change", "listing_id": "L-001", "unit_cost": c1},
                     f"Supplier: the unit cost of L-001 is now {dollars(c1)} (was {dollars(cost0)})."),
-             notice(2, 5, "merchant_0", {"type": "delivery", "listing_id": "L-001", "received": got, "damaged": damaged},
+             notice(2, 5, "merchant_0", {"type": "delivery", "listing_id": "L-001", "received": got,
+                                         "damaged": damaged},
                     f"Warehouse: the L-001 delivery arrived: {got} units in good condition, {damaged} damaged and "
                     "sent back.")]
     if changes == 4:
@@ -161,12 +165,13 @@ def restock_price(task_id: str, capability: str, rng: np.random.Generator, chang
         muts.append(mutation(task_id, "first_cost_only", "reprices for the first cost change and misses the second",
                              plan(last_cost=False), ["price_current"]))
     close = sched[-1]["round"]
-    request = (f"You run our listing L-001 ({title.lower()}). The supplier will send notices about shipments and "
+    request = (f"You run our listing L-001 ({lower_first(title)}). The supplier will send notices about shipments and "
                "cost changes. Book stock only once it has actually arrived, exactly the units received in good "
                "condition (restock the listing). Our price is always the supplier's current unit cost plus 40%, "
                f"rounded to the nearest dollar (now {dollars(price_for(cost0))} on a cost of {dollars(cost0)}): "
                f"reprice as soon as the cost changes. Notices stop after round {close}.")
     return make_task(task_id, capability, "merchant", request=request, state=state, schedule=sched,
-                     mandate={"listing": "L-001", "markup_percent": 40, "unit_cost": cost0, "notices_close_round": close},
+                     mandate={"listing": "L-001", "markup_percent": 40, "unit_cost": cost0,
+                              "notices_close_round": close},
                      predicates=preds, steps=plan(), mutations=muts, max_steps=20,
                      difficulty={"state_changes": changes, "skus": 1})

@@ -32,7 +32,8 @@ def make(task_id: str, capability: str, rng: np.random.Generator, i: int, frozen
     """Task ``i`` of ``capability``, its factors fixed (frozen) or drawn from ``rng``."""
     if capability == "buyer_delivery_exception":
         late, lost = ([2, 1], [1, 3]) if frozen else (int(rng.integers(1, 4)), int(rng.integers(1, 4)))
-        return carrier.buyer_delivery(task_id, capability, rng, late[i] if frozen else late, lost[i] if frozen else lost)
+        return carrier.buyer_delivery(task_id, capability, rng, late[i] if frozen else late,
+                                      lost[i] if frozen else lost)
     if capability == "merchant_delivery_exception":
         late, lost = ([2, 3], [1, 3]) if frozen else (int(rng.integers(2, 4)), int(rng.integers(1, 4)))
         return carrier.merchant_delivery(task_id, capability, rng, late[i] if frozen else late,

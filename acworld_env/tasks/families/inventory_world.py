@@ -83,6 +83,11 @@ def mutation(task_id: str, name: str, description: str, steps: list[dict], lower
                         policy=PolicyRef(name="inventory_plan", params=plan_ref(steps, final)), lowers=sorted(lowers))
 
 
+def lower_first(title: str) -> str:
+    """A product title inside a sentence: "Vitamin C serum" -> "vitamin C serum" (acronyms kept)."""
+    return title[:1].lower() + title[1:] if title[1:2].islower() else title
+
+
 def pick(rng: np.random.Generator, items: list[Any]) -> Any:
     """One item drawn from ``items``."""
     return items[int(rng.integers(len(items)))]
