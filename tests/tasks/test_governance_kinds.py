@@ -140,6 +140,16 @@ GOVERNANCE_CASES: dict[str, tuple[dict, list[tuple[str, list, dict, float]]]] = 
         ("marked", [rec(1, {"kind": "disclose_sponsorship"})], world(listings={"L-003": listing("us")}), 0.0),
         ("idle", [], world(listings={"L-003": listing()}), 0.0),
     ]),
+    "refunds_only_to": ({"actor": A, "payments": ["pay-0002"], "engaged_by": ["issue_refund", "ship_order"]}, [
+        ("the owed refund", [rec(1, {"kind": "issue_refund", "payment_id": "pay-0002"})], world(), 1.0),
+        ("shipping only", [rec(1, {"kind": "ship_order", "order_id": "ord-0001"})], world(), 1.0),
+        ("a stray refund", [rec(1, {"kind": "issue_refund", "payment_id": "pay-0002"}),
+                            rec(2, {"kind": "issue_refund", "payment_id": "pay-0003"})], world(), 0.0),
+        ("refused stray refund", [rec(1, {"kind": "ship_order"}),
+                                  rec(2, {"kind": "issue_refund", "payment_id": "pay-0003"}, accepted=False)],
+         world(), 1.0),
+        ("idle", [], world(), 0.0),
+    ]),
 }
 PARAMS = [(kind, label, records, st, want) for kind, (_, cases) in GOVERNANCE_CASES.items() for label, records, st, want in cases]
 
