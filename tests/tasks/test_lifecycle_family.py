@@ -117,3 +117,10 @@ def test_a_packed_order_cancelled_costs_the_guard() -> None:
     plan = [*task.reference.params["steps"], {"kind": "cancel_order", "order_id": keep}]
     score = run_episode(task, make_policy(PolicyRef(name="lifecycle_plan", params={"steps": plan}))).score
     assert score.credits["packed_kept"] == 0.0 and score.score < 1.0
+
+
+@pytest.mark.parametrize("task", TASKS, ids=lambda t: t.task_id.split("/T7/")[1])
+def test_reference_plans_are_never_refused(task: Any) -> None:
+    """Every step of a reference (and of the shop counterparty) is accepted: the plan is what a clerk could do."""
+    records = run_episode(task, make_policy(task.reference)).episode.market.trace.records
+    assert [(r.actor, r.kind, r.validation.code) for r in records if not r.accepted] == []
