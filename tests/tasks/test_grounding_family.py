@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from acworld_env.core.taskspec import task_canonical
 from acworld_env.eval.baseline_gate import (
     NULL_BASELINES,
     SHORTCUT_MEAN,
@@ -19,7 +20,7 @@ from acworld_env.eval.validate import validate_tasks
 from acworld_env.policies.baselines import shortcuts_for
 from acworld_env.policies.make import make_policy
 from acworld_env.tasks.families.grounding import FAMILY, build
-from acworld_env.tasks.spec import PolicyRef
+from acworld_env.tasks.spec import PolicyRef, TaskSpec
 
 TASKS = build(0, frozen=True)
 COUNTS = {("buyer", "authoritative_attribute_read"): 2, ("buyer", "conflict_and_normalization"): 2,
@@ -38,6 +39,12 @@ def test_frozen_counts_ids_and_determinism() -> None:
         assert re.fullmatch(rf"capability-v1/T2/{t.role}/{t.capability}/\d\d", t.task_id)
         assert t.actor == ("buyer_0" if t.role == "buyer" else "merchant_0")
     assert [t.model_dump() for t in build(0, frozen=True)] == [t.model_dump() for t in TASKS]
+
+
+def test_tasks_round_trip_through_their_canonical_json() -> None:
+    for t in TASKS:
+        line = task_canonical(t)
+        assert task_canonical(TaskSpec.model_validate_json(line)) == line, t.task_id
 
 
 def test_requests_are_words_and_weights_sum_to_one() -> None:

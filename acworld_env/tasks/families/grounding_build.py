@@ -34,7 +34,7 @@ def task(task_id: str, role: str, capability: str, d: Draft) -> TaskSpec:
         task_id=task_id, family=FAMILY, capability=capability, role=role,
         actor="buyer_0" if role == "buyer" else "merchant_0", difficulty=d.difficulty, request=d.request,
         mandate=d.mandate, initial_state=d.state, catalog="capability-v1", schedule=d.schedule,
-        max_steps=max(len(d.plan), *(len(p) for p, _ in d.mutations.values())) + 8, predicates=d.predicates,
+        max_steps=max(len(d.plan), *(len(p) for p, _ in d.mutations.values())) + 10, predicates=d.predicates,
         oracle=d.oracle, reference=PolicyRef(name="grounded_plan", params={"plan": d.plan}),
         mutations=[MutationSpec(id=f"{task_id}/{name}", description=f"reference with {name.replace('_', ' ')}",
                                 policy=PolicyRef(name="grounded_plan", params={"plan": plan}), lowers=lowers)

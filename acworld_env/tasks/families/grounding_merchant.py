@@ -195,7 +195,8 @@ def evidence_reply(rng: np.random.Generator, i: int) -> Draft:
     copy = {s: say(wrong(rng, value(rec, s)), SPECS[s].unit) for s in stems}
     hope_stem = stems[0]
     hope = wrong(rng, value(rec, hope_stem))
-    hope_text = say(convert(hope, SPECS[hope_stem].unit, units[hope_stem]), units[hope_stem])
+    hv = convert(hope, SPECS[hope_stem].unit, units[hope_stem])
+    hope_text = say(round(hv) if hv >= 20 else round(hv, 1), units[hope_stem])
     asks = " and ".join(SPECS[s].question + (f" in {UNIT_WORDS[units[s]]}" if units[s] != SPECS[s].unit else "")
                         for s in stems)
     question = (f"Hi! About your listing {c}: {asks}? I'm hoping for something around {hope_text}, "
