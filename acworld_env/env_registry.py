@@ -112,7 +112,9 @@ def make(env_id: str, **kwargs: Any) -> Any:
 
     Keyword arguments of the built-in ids: ``split``, ``seed``, ``task_id``, ``task``, ``tasks``,
     ``counterparties`` ("scripted" or "agents"), ``reward`` ("potential" or "terminal"),
-    ``render_mode`` (None, "ansi", "human"). See :mod:`acworld_env.envs.aec`.
+    ``render_mode`` (None, "ansi", "human"), ``hints``, ``max_cycles``. See :mod:`acworld_env.envs.aec`;
+    the same environments come from the versioned modules :mod:`acworld_env.envs.capability_v1`
+    and :mod:`acworld_env.envs.demo_v1` (``env``, ``raw_env``, ``parallel_env``).
     """
     return resolve(env_id).make(**kwargs)
 

@@ -108,6 +108,9 @@ def test_state_is_a_fixed_size_numeric_vector(counterparties):
         state_test(capability_v1.env(counterparties=counterparties),
                    capability_v1.parallel_env(counterparties=counterparties), num_cycles=30)
     assert not [w for w in caught if "State" in str(w.message)], [str(w.message) for w in caught]
+    import acworld_env.envs.aec as aec
+
+    assert f"({STATE_SIZE},)" in aec.__doc__  # the module docstring's table says the size
     before = capability_v1.raw_env().state()
     assert before.shape == (STATE_SIZE,) and not before.any()  # zeros before the first reset
     env = capability_v1.env(counterparties=counterparties)
