@@ -25,6 +25,7 @@ from typing import Any
 _ID = re.compile(r"^(?:(?P<ns>[A-Za-z0-9_.-]+)/)?(?P<name>[A-Za-z0-9_.-]+?)(?:-v(?P<version>\d+))?$")
 GYM_NAMESPACE = "acworld"
 GYM_ENTRY_POINT = "acworld_env.envs.gym_env:AcworldGymEnv"
+REMOTE_ENTRY_POINT = "acworld_env.remote.client:env"
 
 
 @dataclass(frozen=True)
@@ -115,7 +116,15 @@ def make(env_id: str, **kwargs: Any) -> Any:
     ``render_mode`` (None, "ansi", "human"), ``hints``, ``max_cycles``. See :mod:`acworld_env.envs.aec`;
     the same environments come from the versioned modules :mod:`acworld_env.envs.capability_v1`
     and :mod:`acworld_env.envs.demo_v1` (``env``, ``raw_env``, ``parallel_env``).
+    ``transport="http"`` with ``url=...`` plays the same env on an ``acworld serve`` server
+    (:mod:`acworld_env.remote.client`).
     """
+    transport = kwargs.pop("transport", "local")
+    if transport == "http":
+        spec = resolve(env_id)
+        return EnvSpec(spec.env_id, REMOTE_ENTRY_POINT, spec.kwargs).make(**kwargs)
+    if transport != "local":
+        raise ValueError(f"transport must be 'local' or 'http', not {transport!r}")
     return resolve(env_id).make(**kwargs)
 
 

@@ -1,0 +1,204 @@
+"""The HTTP market server: a FastAPI app over a :class:`~acworld_env.remote.hosted.Host`.
+
+Routes (all JSON; errors are ``{"error": {"code", "message", "status"}}``)::
+
+    POST   /v1/episodes                      create an env and start an episode (task id or generated seed)
+    POST   /v1/envs                          create an env (same arguments as acworld_env.make)
+    POST   /v1/envs/{env_id}/reset           start its next episode               (env credential)
+    DELETE /v1/envs/{env_id}                 close it                             (env credential)
+    GET    /v1/episodes/{id}                 status, AEC state, refused requests  (actor or env credential)
+    GET    /v1/episodes/{id}/observation     the actor's observation              (actor credential)
+    POST   /v1/episodes/{id}/actions         submit one VCP action                (actor credential)
+    GET    /v1/episodes/{id}/result          the actor's last result, and the summary once ended
+    POST   /v1/episodes/{id}/end             end it: scored, or unscored with the reason
+    GET    /v1/episodes/{id}/transcript      the readable transcript
+    GET    /v1/tools/{role}                  the role's VCP tools (JSON schemas)
+
+Endpoints are ``async`` and do their (short, CPU-bound) work inline: one episode's requests are
+serialised by its lock, and no thread hop is paid per action.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import PlainTextResponse, Response
+
+from ..observe import render_text
+from ..transcript import transcript_lines
+from ..vcp import openai_tools
+from .hosted import Host, HostedEpisode, RemoteError
+from .protocol import (
+    API_PREFIX,
+    MAX_BODY_BYTES,
+    EnvConfig,
+    EpisodeRequest,
+    ResetRequest,
+    action_schemas,
+    parse_action_body,
+)
+
+
+def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    body = json.dumps(data, separators=(",", ":"), default=str, allow_nan=False)
+    return Response(body, status_code=status, media_type="application/json", headers=headers)
+
+
+def _bearer(request: Request) -> str | None:
+    value = request.headers.get("authorization", "")
+    scheme, _, token = value.partition(" ")
+    return token.strip() or None if scheme.lower() == "bearer" else None
+
+
+def create_app(host: Host | None = None) -> FastAPI:
+    """The FastAPI application serving ``host`` (a fresh :class:`Host` by default)."""
+    host = host or Host()
+    app = FastAPI(title="acworld market server", version="1",
+                  description="Episodes of any acworld suite, played over HTTP with per-actor bearer credentials. "
+                              "Every action goes through Market.submit, as in a local run.")
+    app.state.host = host
+
+    @app.exception_handler(RemoteError)
+    async def _refused(request: Request, exc: RemoteError) -> Response:
+        headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else None
+        return _json(exc.body(), exc.status, headers)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError) -> Response:
+        first = exc.errors()[0] if exc.errors() else {"loc": (), "msg": "invalid request"}
+        where = ".".join(str(p) for p in first.get("loc", ())[1:]) or "body"
+        return _json(RemoteError(422, "bad_request", f"{where}: {first.get('msg')}").body(), 422)
+
+    @app.exception_handler(Exception)
+    async def _crash(request: Request, exc: Exception) -> Response:
+        return _json(RemoteError(500, "server_error", f"{type(exc).__name__}: {str(exc)[:300]}").body(), 500)
+
+    def episode_for(episode_id: str, request: Request, claimed: str | None = None) -> tuple[HostedEpisode, str]:
+        host.reap(every=1.0)
+        actor = host.authorize(episode_id, _bearer(request), request.url.path, claimed)
+        return host.episode(episode_id), actor
+
+    def started(ep: HostedEpisode, **extra: Any) -> dict[str, Any]:
+        env = ep.env
+        roles = {a: env.task.initial_state["actors"][a]["role"] for a in env.agents} if env.task else {}
+        return {**extra, "episode_id": ep.episode_id, "credentials": ep.credentials, "roles": roles,
+                "state": host.snapshot(ep, observe=True)}
+
+    @app.get(f"{API_PREFIX}/health")
+    async def health() -> dict[str, Any]:
+        """Liveness and counts."""
+        return {"ok": True, "envs": len(host.envs), "episodes": len(host.episodes)}
+
+    @app.post(f"{API_PREFIX}/envs", status_code=201)
+    async def create_env(config: EnvConfig) -> Response:
+        """Create an env (not started): its id, credential, possible agents and their roles."""
+        hosted = host.create_env(config.model_dump(exclude_unset=True))
+        env = hosted.env
+        return _json({"env_id": hosted.env_id, "env_token": hosted.token, "possible_agents": env.possible_agents,
+                      "roles": dict(env._role_hint), "name": env.metadata["name"], "tasks": len(env.tasks)}, 201)
+
+    @app.post(f"{API_PREFIX}/envs/{{env_id}}/reset", status_code=201)
+    async def reset(env_id: str, body: ResetRequest, request: Request) -> Response:
+        """Start the env's next episode: fresh credentials, one per actor, and the first state."""
+        hosted = host.env_for(env_id, _bearer(request))
+        ep = host.reset(hosted, body.seed, body.options)
+        return _json(started(ep), 201)
+
+    @app.delete(f"{API_PREFIX}/envs/{{env_id}}")
+    async def drop_env(env_id: str, request: Request) -> Response:
+        """Close an env (its open episode ends unscored) and forget its credentials."""
+        host.drop_env(host.env_for(env_id, _bearer(request)))
+        return _json({"closed": env_id})
+
+    @app.post(f"{API_PREFIX}/episodes", status_code=201)
+    async def create_episode(body: EpisodeRequest) -> Response:
+        """Create an env and start one episode: ``task_id`` (a frozen task) or ``split=generated`` with ``seed``."""
+        config = body.model_dump(exclude_unset=True)
+        seed = config.pop("episode_seed", None)
+        hosted = host.create_env(config)
+        ep = host.reset(hosted, 0 if seed is None else seed, None)
+        return _json(started(ep, env_id=hosted.env_id, env_token=hosted.token), 201)
+
+    @app.get(f"{API_PREFIX}/episodes/{{episode_id}}")
+    async def status(episode_id: str, request: Request) -> Response:
+        """The episode's AEC state, status (open, scored, unscored and why) and refused requests."""
+        ep = _env_or_actor(host, episode_id, request)
+        return _json({**host.snapshot(ep), "reason": ep.reason, "summary": ep.summary, "audit": ep.audit})
+
+    @app.get(f"{API_PREFIX}/episodes/{{episode_id}}/observation")
+    async def observation(episode_id: str, request: Request) -> Response:
+        """Your actor's role-private observation (structured, and as text)."""
+        ep, actor = episode_for(episode_id, request)
+        raw = host.observe(ep, actor)
+        return _json({"actor": actor, "raw": raw, "text": render_text(raw)})
+
+    @app.post(f"{API_PREFIX}/episodes/{{episode_id}}/actions",
+              openapi_extra={"requestBody": {"required": True, "content": {"application/json": {
+                  "schema": {"$ref": "#/components/schemas/ActionRequest"}}}}})
+    async def act(episode_id: str, request: Request) -> Response:
+        """Submit one VCP action as your actor. ``Idempotency-Key``: a retry gets the stored reply, nothing new runs."""
+        size = request.headers.get("content-length")
+        if size is not None and size.isdigit() and int(size) > MAX_BODY_BYTES:
+            raise RemoteError(413, "body_too_large", f"request body of {size} bytes; the limit is {MAX_BODY_BYTES}")
+        data = parse_action_body(await request.body())
+        ep, actor = episode_for(episode_id, request, data.get("actor"))
+        if host.step_delay:
+            await asyncio.sleep(host.step_delay)
+        reply = host.act(ep, actor, data["action"], meta=data.get("meta"), seen=data.get("seen"),
+                         key=request.headers.get("idempotency-key"), observe=bool(data.get("observe")))
+        return _json(reply, headers={"Idempotent-Replay": "true"} if reply["replayed"] else None)
+
+    @app.get(f"{API_PREFIX}/episodes/{{episode_id}}/result")
+    async def result(episode_id: str, request: Request) -> Response:
+        """Your last action's result (validation), and the episode summary once it has ended."""
+        ep, actor = episode_for(episode_id, request)
+        info = ep.env.infos.get(actor) or {}
+        return _json({"actor": actor, "status": ep.status, "validation": info.get("validation"),
+                      "score": info.get("score"), "summary": ep.summary})
+
+    @app.post(f"{API_PREFIX}/episodes/{{episode_id}}/end")
+    async def end(episode_id: str, request: Request) -> Response:
+        """End the episode: scored when the evaluated actor is done, else unscored with the reason."""
+        ep = _env_or_actor(host, episode_id, request)
+        return _json(host.end(ep))
+
+    @app.get(f"{API_PREFIX}/episodes/{{episode_id}}/transcript", response_class=PlainTextResponse)
+    async def transcript(episode_id: str, request: Request) -> str:
+        """One line per proposal, validation and commit."""
+        ep = _env_or_actor(host, episode_id, request)
+        market = ep.env.episode.market if ep.env.episode else None
+        return "\n".join(transcript_lines(market.trace.records)) if market else ""
+
+    @app.get(f"{API_PREFIX}/tools/{{role}}")
+    async def tools(role: str) -> Response:
+        """The role's VCP tools as OpenAI-style function schemas (the same the LLM view shows)."""
+        if role not in ("buyer", "merchant"):
+            raise RemoteError(404, "unknown_role", f"no role {role!r}; buyer or merchant")
+        return _json(openai_tools(role))
+
+    _openapi = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            schema = _openapi()
+            schema.setdefault("components", {}).setdefault("schemas", {}).update(action_schemas())
+            schema["components"]["securitySchemes"] = {"bearer": {"type": "http", "scheme": "bearer"}}
+            app.openapi_schema = schema
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+    return app
+
+
+def _env_or_actor(host: Host, episode_id: str, request: Request) -> HostedEpisode:
+    """The episode, for its env's credential or any of its actors' credentials."""
+    ep = host.episodes.get(episode_id)
+    bearer = _bearer(request)
+    if ep is not None and bearer == ep.host_env.token:
+        return ep
+    host.authorize(episode_id, bearer, request.url.path)
+    return host.episode(episode_id)

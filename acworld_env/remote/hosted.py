@@ -1,0 +1,305 @@
+"""Episodes hosted for remote agents: per-actor credentials, turns, retries, idle closing.
+
+A :class:`Host` keeps environments (an :class:`~acworld_env.envs.aec.AcworldAECEnv` each, the very
+class a local run uses) and the episodes started in them. Every action goes through the env's
+``step()``, so through ``Episode.act`` and ``Market.submit``: a remote run commits exactly what a
+local run would. Transport concerns live here, outside the market: who holds which credential,
+whose turn it is, a retried request answered from its stored reply, an idle episode closed.
+Nothing here touches FastAPI; the HTTP app and the MCP server both call it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import AcworldError
+from ..envs.aec import AcworldAECEnv
+from ..observe import with_hints
+
+ENV_KEYS = ("suite", "split", "seed", "tasks", "task_id", "task", "counterparties", "reward", "hints",
+            "max_cycles", "name")
+"""Constructor arguments of the env a client may set."""
+MAX_REPLIES = 256
+"""Stored replies per episode for retried requests (the oldest are forgotten first)."""
+
+
+class RemoteError(AcworldError, RuntimeError):
+    """A refused request: an HTTP status, a stable code and a one-line message."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+    def body(self) -> dict[str, Any]:
+        """The JSON error body every refusal carries."""
+        return {"error": {"code": self.code, "message": self.message, "status": self.status}}
+
+
+@dataclass
+class HostedEnv:
+    """One client's environment: the local env class, and the credential that resets it."""
+
+    env_id: str
+    env: AcworldAECEnv
+    token: str
+    episodes: int = 0
+    current: str | None = None
+
+
+@dataclass
+class HostedEpisode:
+    """One episode and its transport state."""
+
+    episode_id: str
+    host_env: HostedEnv
+    credentials: dict[str, str]
+    status: str = "open"
+    """``open``, ``scored`` (ended after the evaluated actor finished or ran out of steps) or ``unscored``."""
+    reason: str = ""
+    audit: list[dict[str, Any]] = field(default_factory=list)
+    replies: dict[str, tuple[str, dict[str, Any]]] = field(default_factory=dict)
+    summary: dict[str, Any] | None = None
+    last_seen: float = field(default_factory=time.monotonic)
+    lock: threading.RLock = field(default_factory=threading.RLock)
+
+    @property
+    def env(self) -> AcworldAECEnv:
+        """The env playing this episode."""
+        return self.host_env.env
+
+
+class Host:
+    """Every environment and episode of one server, with their credentials."""
+
+    def __init__(self, *, runs_dir: str | Path | None = None, idle_timeout: float = 900.0,
+                 max_envs: int = 1024, step_delay: float = 0.0) -> None:
+        self.runs_dir = Path(runs_dir) if runs_dir else None
+        self.idle_timeout, self.max_envs = idle_timeout, max_envs
+        self.envs: dict[str, HostedEnv] = {}
+        self.episodes: dict[str, HostedEpisode] = {}
+        self.tokens: dict[str, tuple[str, str]] = {}
+        """Credential -> (episode id, actor)."""
+        self.audit: list[dict[str, Any]] = []
+        """Refused credentials that named no known episode."""
+        self.step_delay = step_delay
+        """Seconds the HTTP app waits before each step (a test hook: time a client out mid-request)."""
+        self._lock = threading.Lock()
+        self._reaped = 0.0
+
+    # -- environments and episodes ----------------------------------------------
+    def create_env(self, config: dict[str, Any]) -> HostedEnv:
+        """Build an env from ``config`` (keys of :data:`ENV_KEYS`); bad arguments are a 422."""
+        unknown = sorted(set(config) - set(ENV_KEYS))
+        if unknown:
+            raise RemoteError(422, "bad_config", f"unknown env argument(s) {unknown}; allowed: {list(ENV_KEYS)}")
+        self.reap()
+        if len(self.envs) >= self.max_envs:
+            raise RemoteError(503, "server_full", f"{self.max_envs} environments are open; end some first")
+        try:
+            env = AcworldAECEnv(**{k: v for k, v in config.items() if v is not None})
+        except (KeyError, ValueError, TypeError) as exc:
+            msg = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
+            raise RemoteError(422, "bad_config", str(msg)[:500]) from None
+        hosted = HostedEnv(f"env-{secrets.token_hex(6)}", env, secrets.token_urlsafe(24))
+        with self._lock:
+            self.envs[hosted.env_id] = hosted
+        return hosted
+
+    def env_for(self, env_id: str, bearer: str | None) -> HostedEnv:
+        """The env ``env_id`` if ``bearer`` is its credential (401 without, 403 with another)."""
+        hosted = self.envs.get(env_id)
+        if hosted is None:
+            raise RemoteError(404, "unknown_env", f"no environment {env_id!r} on this server")
+        if not bearer:
+            raise RemoteError(401, "missing_credential", "send the env's credential as 'Authorization: Bearer ...'")
+        if not secrets.compare_digest(bearer, hosted.token):
+            raise RemoteError(403, "wrong_credential", f"that credential is not {env_id}'s")
+        return hosted
+
+    def reset(self, hosted: HostedEnv, seed: int | None, options: dict[str, Any] | None) -> HostedEpisode:
+        """Start the env's next episode (closing an open one as unscored) with fresh actor credentials."""
+        if hosted.current is not None:
+            self.close(self.episodes[hosted.current], "reset before the episode ended")
+        try:
+            hosted.env.reset(seed=seed, options=options)
+        except (KeyError, ValueError, TypeError) as exc:
+            msg = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
+            raise RemoteError(422, "bad_reset", str(msg)[:500]) from None
+        hosted.episodes += 1
+        eid = f"{hosted.env_id}-{hosted.episodes}"
+        creds = {a: secrets.token_urlsafe(24) for a in hosted.env.agents}
+        episode = HostedEpisode(eid, hosted, creds)
+        with self._lock:
+            self.episodes[eid] = episode
+            self.tokens.update({tok: (eid, a) for a, tok in creds.items()})
+        hosted.current = eid
+        return episode
+
+    def episode(self, episode_id: str) -> HostedEpisode:
+        """An episode by id (404 when there is none)."""
+        ep = self.episodes.get(episode_id)
+        if ep is None:
+            raise RemoteError(404, "unknown_episode", f"no episode {episode_id!r} on this server")
+        return ep
+
+    # -- credentials ------------------------------------------------------------
+    def authorize(self, episode_id: str, bearer: str | None, path: str = "", claimed: str | None = None) -> str:
+        """The actor ``bearer`` stands for in ``episode_id``; a refusal is recorded and raised.
+
+        Missing or unknown credential: 401. A credential of another episode, or of another actor
+        than the one the request claims to act as: 403. The World is never touched.
+        """
+        ep = self.episodes.get(episode_id)
+        found = self.tokens.get(bearer or "")
+        refusal: RemoteError | None = None
+        if not bearer:
+            refusal = RemoteError(401, "missing_credential", "send your actor's credential as 'Authorization: Bearer ...'")
+        elif found is None:
+            refusal = RemoteError(401, "unknown_credential", "that credential belongs to no actor of this server")
+        elif ep is None:
+            refusal = RemoteError(404, "unknown_episode", f"no episode {episode_id!r} on this server")
+        elif found[0] != episode_id:
+            refusal = RemoteError(403, "other_episode", f"that credential is for episode {found[0]}, not {episode_id}")
+        elif claimed is not None and claimed != found[1]:
+            refusal = RemoteError(403, "wrong_actor", f"that credential acts only as {found[1]}, not as {claimed}")
+        if refusal is None:
+            assert found is not None
+            return found[1]
+        entry = {"time": time.time(), "path": path, "status": refusal.status, "code": refusal.code,
+                 "claimed": claimed, "as": found[1] if found else None}
+        (ep.audit if ep is not None else self.audit).append(entry)
+        raise refusal
+
+    # -- acting -------------------------------------------------------------------
+    def observe(self, ep: HostedEpisode, actor: str) -> dict[str, Any]:
+        """The actor's structured observation (the local env's ``raw_observation``: it counts as seen)."""
+        with ep.lock:
+            self._touch(ep)
+            return ep.env.raw_observation(actor)
+
+    def act(self, ep: HostedEpisode, actor: str, action: Any, *, meta: dict[str, Any] | None = None,
+            seen: int | None = None, key: str | None = None, observe: bool = False) -> dict[str, Any]:
+        """Step the env with ``actor``'s action; the reply is the AEC state after it.
+
+        ``key`` (the request's ``Idempotency-Key``): a retry with the same key and body gets the
+        stored reply and steps nothing; the same key with another body is a 409. ``seen``: how many
+        inbox messages the observation the actor acted on showed (default: what the last
+        :meth:`observe` showed, as locally). ``observe``: add the next agent's observation (when it
+        is ``actor``), counted as seen only if the actor acts on it with ``seen``.
+        """
+        body_hash = hashlib.sha256(json.dumps([action, meta, seen], sort_keys=True, default=str).encode()).hexdigest()
+        with ep.lock:
+            if key is not None and key in ep.replies:
+                old_hash, reply = ep.replies[key]
+                if old_hash != body_hash:
+                    raise RemoteError(409, "idempotency_conflict",
+                                      f"Idempotency-Key {key!r} was used for a different request")
+                return {**reply, "replayed": True}
+            self._check_open(ep)
+            self._touch(ep)
+            env = ep.env
+            if actor != env.agent_selection:
+                raise RemoteError(409, "not_your_turn", f"it is {env.agent_selection}'s turn, not {actor}'s")
+            if seen is not None:
+                env._seen[actor] = seen  # the observation the client acted on (see the docstring)
+            if meta:
+                env.annotate(meta)
+            env.step(action)
+            reply = self.snapshot(ep, observe=observe and env.agent_selection == actor)
+            if key is not None:
+                ep.replies[key] = (body_hash, reply)
+                while len(ep.replies) > MAX_REPLIES:
+                    ep.replies.pop(next(iter(ep.replies)))
+            return {**reply, "replayed": False}
+
+    def snapshot(self, ep: HostedEpisode, *, observe: bool = False) -> dict[str, Any]:
+        """The AEC state of the episode (what a client env mirrors)."""
+        env = ep.env
+        out: dict[str, Any] = {
+            "episode_id": ep.episode_id, "status": ep.status, "task_id": env.task.task_id if env.task else None,
+            "agents": list(env.agents), "agent_selection": env.agent_selection, "rewards": dict(env.rewards),
+            "cumulative_rewards": dict(env._cumulative_rewards), "terminations": dict(env.terminations),
+            "truncations": dict(env.truncations), "infos": env.infos, "possible_agents": list(env.possible_agents),
+            "version": env.version, "done": not env.agents,
+        }
+        if observe and env.agents and env.episode is not None:
+            agent = env.agent_selection
+            out["observation"] = {"agent": agent, "raw": with_hints(env.episode.observe(agent), env.task, env.hints)}
+        return out
+
+    # -- ending -------------------------------------------------------------------
+    def end(self, ep: HostedEpisode, reason: str = "ended by the client before the evaluated actor was done") -> dict:
+        """Close the episode: scored if the evaluated actor is done, else unscored with ``reason``."""
+        with ep.lock:
+            if ep.summary is None:
+                env = ep.env
+                done = env.task is not None and env.task.actor not in [a for a in env.agents
+                                                                       if not (env.terminations[a] or env.truncations[a])]
+                self.close(ep, "" if done else reason, scored=done)
+            assert ep.summary is not None
+            return ep.summary
+
+    def close(self, ep: HostedEpisode, reason: str, *, scored: bool = False) -> None:
+        """Mark the episode ended (``scored``, or ``unscored`` with ``reason``) and write its run if asked."""
+        with ep.lock:
+            if ep.summary is not None:
+                return
+            env, market = ep.env, ep.env.episode.market if ep.env.episode else None
+            ep.status, ep.reason = ("scored", "") if scored else ("unscored", reason)
+            score = env.score
+            summary: dict[str, Any] = {
+                "episode_id": ep.episode_id, "task_id": env.task.task_id if env.task else None, "status": ep.status,
+                "reason": ep.reason, "episode_seed": env.episode_seed,
+                "score": score.score if score is not None and scored else None,
+                "full_credit": bool(score.full_credit) if score is not None and scored else None,
+                "trace_digest": market.trace.digest if market else None,
+                "event_digest": market.world.event_digest if market else None,
+                "state_digest": market.world.state_digest() if market else None,
+                "records": len(market.trace.records) if market else 0, "run_dir": None,
+            }
+            if scored and self.runs_dir is not None and market is not None and score is not None and env.task:
+                from ..scoring import save_task_run
+
+                path = save_task_run(market, env.task, score, self.runs_dir / ep.episode_id, seed=env.episode_seed)
+                summary["run_dir"] = str(path)
+            ep.summary = summary
+            if ep.host_env.current == ep.episode_id:
+                ep.host_env.current = None
+
+    def drop_env(self, hosted: HostedEnv) -> None:
+        """Forget an env and its episodes' credentials (after closing its open episode)."""
+        if hosted.current is not None:
+            self.end(self.episodes[hosted.current], "the client closed the env")
+        with self._lock:
+            self.envs.pop(hosted.env_id, None)
+            for eid in [e for e, ep in self.episodes.items() if ep.host_env is hosted]:
+                for tok in self.episodes.pop(eid).credentials.values():
+                    self.tokens.pop(tok, None)
+
+    def reap(self, *, every: float = 0.0) -> None:
+        """Close episodes idle longer than ``idle_timeout`` as unscored (the client went away).
+
+        ``every``: skip the sweep when the last one is more recent than this many seconds.
+        """
+        now = time.monotonic()
+        if now - self._reaped < every:
+            return
+        self._reaped = now
+        for ep in list(self.episodes.values()):
+            if ep.summary is None and now - ep.last_seen > self.idle_timeout:
+                self.close(ep, f"abandoned: no request for {self.idle_timeout:g} s (client disconnected?)")
+
+    def _touch(self, ep: HostedEpisode) -> None:
+        ep.last_seen = time.monotonic()
+
+    def _check_open(self, ep: HostedEpisode) -> None:
+        if ep.summary is not None:
+            why = f": {ep.reason}" if ep.reason else ""
+            raise RemoteError(410, "episode_closed", f"episode {ep.episode_id} is closed ({ep.status}{why})")
