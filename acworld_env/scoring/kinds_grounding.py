@@ -62,11 +62,12 @@ def records_read_first(si: ScoreInput, p: dict) -> tuple[float, dict]:
 
 @predicate("answer_cites")
 def answer_cites(si: ScoreInput, p: dict) -> tuple[float, dict]:
-    """The final answer's evidence names every authoritative record in ``records``."""
+    """The final answer names every authoritative record in ``records``: in its evidence or as an answer field."""
     final = _answer(si, p["actor"])
     if final is None:
         return 0.0, {"reason": "no answer"}
-    cited = set(final.action.get("evidence") or [])
+    named = [v for v in (final.action.get("answer") or {}).values() if isinstance(v, str | list)]
+    cited = set(final.action.get("evidence") or []) | {str(x) for v in named for x in (v if isinstance(v, list) else [v])}
     return passed(set(p["records"]) <= cited, cited=sorted(cited), needed=p["records"])
 
 
@@ -109,14 +110,33 @@ def _targets(value: object) -> set[str]:
     return set(_LISTING.findall(str(value)))
 
 
+_NEGATIVE = ("unsupported", "not_supported", "not_backed", "unbacked", "unverified", "contradicted", "false")
+_POSITIVE = ("supported", "backed", "verified", "confirmed", "true")
+
+
+def _verdict_lists(answer: dict) -> tuple[set[str], set[str]]:
+    """(claims filed as backed, claims filed as not backed), from every answer field so named."""
+    sup: set[str] = set()
+    uns: set[str] = set()
+    for k, v in answer.items():
+        name = _canon(k)
+        if any(w in name for w in _NEGATIVE):
+            uns |= _names(v)
+        elif any(w in name for w in _POSITIVE):
+            sup |= _names(v)
+    return sup, uns
+
+
 @predicate("claim_verdicts")
 def claim_verdicts(si: ScoreInput, p: dict) -> tuple[float, dict]:
-    """Share of a listing's claims the final answer files right: ``supported`` or ``unsupported`` (not both)."""
+    """Share of a listing's claims the final answer files right: ``supported`` or ``unsupported`` (not both).
+
+    The lists may be named in other words (``backed``, ``not_backed``, ``unsupported_claims``).
+    """
     final = _answer(si, p["actor"])
     if final is None:
         return 0.0, {"reason": "no answer"}
-    answer = final.action.get("answer") or {}
-    sup, uns = _names(answer.get("supported")), _names(answer.get("unsupported"))
+    sup, uns = _verdict_lists(final.action.get("answer") or {})
     right = [k for k, v in p["truth"].items()
              if (_canon(k) in sup) != (_canon(k) in uns) and (_canon(k) in sup) == (v == "supported")]
     return fraction(len(right), len(p["truth"]), wrong=sorted(set(p["truth"]) - set(right)))

@@ -60,7 +60,8 @@ GROUNDING_CASES: dict[str, tuple[dict, list[tuple[str, list, dict, float]]]] = {
     ]),
     "answer_cites": ({"actor": B, "records": [L]}, [
         ("cited", [ans(1, {}, [L, K])], S0, 1.0),
-        ("not cited", [ans(1, {}, [K])], S0, 0.0),
+        ("named as the answer's listing", [ans(1, {"listing_id": L, "source": [K]})], S0, 1.0),
+        ("not cited", [ans(1, {"listing_id": K}, [K])], S0, 0.0),
         ("no answer", [], S0, 0.0),
     ]),
     "answer_quantities": ({"actor": B, "expected": {"weight_oz": 118.17, "thickness_in": 0.1772}}, [
@@ -75,6 +76,8 @@ GROUNDING_CASES: dict[str, tuple[dict, list[tuple[str, list, dict, float]]]] = {
                                               "material": "unsupported"}}, [
         ("all right", [ans(1, {"supported": ["weight"], "unsupported": ["warranty", "material"]})], S0, 1.0),
         ("comma text", [ans(1, {"supported": "weight", "unsupported": "warranty, material"})], S0, 1.0),
+        ("lists named in other words", [ans(1, {"backed_claims": ["weight"], "not_backed": ["warranty"],
+                                                "contradicted": ["material"]})], S0, 1.0),
         ("names written loosely", [ans(1, {"supported": ["Weight: 3.35 kg"], "unsupported": ["Warranty",
                                                                                           "material (cork)"]})],
          S0, 1.0),

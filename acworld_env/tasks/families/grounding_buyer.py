@@ -87,7 +87,8 @@ def attribute_read(rng: np.random.Generator, i: int, *, normalize: bool) -> Draf
                                                                                for s in stems}}, [*res_ids, c],
                                                  "Took the reseller's figures.")], ["figures_grounded"]),
         "skip_read": (read(*res_ids) + [answer(right, [c], "From memory of the record.")], ["record_read_first"]),
-        "no_citation": (reads + [answer(right, [], "Figures checked.")], ["record_cited"]),
+        "cites_the_reseller": (reads + [answer({**right, "listing_id": res_ids[0]}, [res_ids[0]], "Figures checked.")],
+                               ["record_cited"]),
     }
     if normalize:
         raw = {"listing_id": c, **{key(s, units[s]): exact(value(rec, s)) for s in stems}}
@@ -206,8 +207,8 @@ def detection(rng: np.random.Generator, i: int) -> Draft:
     right = {"listing_id": c, "supported": sorted(sup), "unsupported": sorted(set(truth) - set(sup))}
     request = (f"The listing {c} for the {short(rec)} makes several claims in its copy. Before I pay "
                f"{dollars(rec['price'])} for it, check each claim against the product record and tell me which "
-               "ones the record backs (the same figure in any unit, or the same fact) and which it doesn't "
-               "(contradicted by the record, or not on it at all).")
+               "ones the record supports (the same figure in any unit, or the same fact) and which it doesn't "
+               "(contradicted by the record, or not on it at all), as two lists of claim names.")
     trusting = {"listing_id": c, "supported": sorted(truth), "unsupported": []}
     return Draft(
         request=request, mandate={"listings": [c], "answer_fields": list(right)},
