@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from scoring_kit import BUYER, MERCHANT, make_task, pred, rec, state
 
@@ -218,6 +220,8 @@ CASES: dict[str, tuple[dict, list[tuple[str, list, dict, float]]]] = {
 PARAMS = [(kind, label, records, st, want) for kind, (_, cases) in CASES.items()
           for label, records, st, want in cases]
 
+TESTS = Path(__file__).resolve().parents[1]
+
 
 def credit(kind: str, records: list, st: dict) -> tuple[float, dict]:
     params = CASES[kind][0]
@@ -225,27 +229,40 @@ def credit(kind: str, records: list, st: dict) -> tuple[float, dict]:
     return KINDS[kind](ScoreInput(task, records, st), params)
 
 
-def _family_cases() -> dict[str, tuple[dict, list]]:
-    """Case tables kept beside a family's tests (same shape as CASES), e.g. T10's ``TIMING_CASES``."""
+def _load_cases(file: str, table: str) -> dict[str, tuple[dict, list]]:
+    """A case table kept beside a family's tests (same shape as CASES), e.g. T10's ``TIMING_CASES``."""
     import importlib.util
-    from pathlib import Path
 
-    path = Path(__file__).resolve().parents[1] / "tasks" / "test_timing_kinds.py"
-    spec = importlib.util.spec_from_file_location("timing_kind_cases", path)
+    path = TESTS / "tasks" / file
+    spec = importlib.util.spec_from_file_location(f"cases_{table.lower()}", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return dict(module.TIMING_CASES)
+    return dict(getattr(module, table))
+
+
+def _family_cases() -> dict[str, tuple[dict, list]]:
+    return {**_load_cases("test_timing_kinds.py", "TIMING_CASES"),
+            **_load_cases("test_governance_kinds.py", "GOVERNANCE_CASES")}
 
 
 def test_every_registered_kind_has_pass_and_fail_cases():
+    """Every kind has cases where it must pass and where it must fail: in a case table (CASES or a family's
+    table of the same shape, checked here), or, for a family's own kinds (``scoring/kinds_<family>.py``),
+    in that family's kind tests (``tests/tasks/test_<family>_kinds.py``), which must name it."""
     every = {**CASES, **_family_cases()}
-    missing = sorted(set(KINDS) - set(every))
-    assert not missing, f"add pass and fail cases to CASES for: {', '.join(missing)}"
     assert set(every) <= set(KINDS)
     for kind, (_, cases) in every.items():
         wants = [w for *_, w in cases]
         assert 1.0 in wants and min(wants) < 1.0, kind
+    missing = []
+    for kind in sorted(set(KINDS) - set(every)):
+        family = KINDS[kind].__module__.rsplit(".kinds_", 1)[-1]
+        test_file = TESTS / "tasks" / f"test_{family}_kinds.py"
+        text = test_file.read_text() if test_file.exists() else ""
+        if f'"{kind}"' not in text and f"'{kind}'" not in text:
+            missing.append(f"{kind} (scoring/kinds_{family}.py)")
+    assert not missing, f"add pass and fail cases for: {', '.join(missing)}"
 
 
 @pytest.mark.parametrize(("kind", "label", "records", "st", "want"), PARAMS,

@@ -131,8 +131,13 @@ def _merchant_actions(task: Any, tweak: dict[str, Any] | None = None, total_delt
     return acts
 
 
+MERCHANT_KINDS = ("read_before_quote", "quote_matches_terms", "quote_first_try", "quote_settled")
+"""The kinds the merchant test below checks, each passing on the reference and failing on an empty trace."""
+
+
 def test_merchant_kinds_pass_and_fail() -> None:
     task = next(t for t in TASKS if t.capability == "merchant_tier_quote")
+    assert set(MERCHANT_KINDS) <= {p.kind for p in task.predicates}
     si = _run(task, _merchant_actions(task))
     assert all(_credit(si, p.id) == 1.0 for p in task.predicates)
     assert si.state["orders"]["ord-0001"]["captured"] == si.state["orders"]["ord-0001"]["total"]
