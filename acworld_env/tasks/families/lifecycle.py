@@ -31,7 +31,7 @@ from .lifecycle_orders import buyer_cancel, merchant_cancel, merchant_ledger_clo
 from .lifecycle_returns import buyer_return_refund, merchant_refund, merchant_return_authorization
 
 FAMILY = "T7_lifecycle"
-BUILDERS: dict[str, Callable[[np.random.Generator], Draft]] = {
+BUILDERS: dict[str, Callable[[np.random.Generator, int], Draft]] = {
     "buyer_cancel": buyer_cancel, "buyer_dispute": buyer_dispute, "buyer_exchange": buyer_exchange,
     "buyer_return_refund": buyer_return_refund, "merchant_cancel": merchant_cancel,
     "merchant_dispute": merchant_dispute, "merchant_exchange": merchant_exchange,
@@ -41,8 +41,8 @@ BUILDERS: dict[str, Callable[[np.random.Generator], Draft]] = {
 PLAN = [(cap.split("_", 1)[0], cap, 2) for cap in BUILDERS]
 
 
-def _task(task_id: str, role: str, capability: str, rng: np.random.Generator) -> TaskSpec:
-    d = BUILDERS[capability](rng)
+def _task(task_id: str, role: str, capability: str, rng: np.random.Generator, level: int) -> TaskSpec:
+    d = BUILDERS[capability](rng, level)
     actor = f"{role}_0"
     return TaskSpec(
         task_id=task_id, family=FAMILY, capability=capability, role=role, actor=actor,  # type: ignore[arg-type]
@@ -60,5 +60,5 @@ def build(seed: int = 0, frozen: bool = True) -> list[TaskSpec]:
     """The 20 frozen T7 tasks (8 Buyer, 12 Merchant), or fresh ones from ``seed``."""
     rng = np.random.default_rng([7, 2026] if frozen else [7, seed, 11])
     prefix = "capability-v1/T7" if frozen else f"generated-{seed}/T7"
-    return [_task(f"{prefix}/{role}/{cap}/{i + 1:02d}", role, cap, rng)
+    return [_task(f"{prefix}/{role}/{cap}/{i + 1:02d}", role, cap, rng, i % 2)
             for role, cap, count in PLAN for i in range(count)]

@@ -23,11 +23,12 @@ def _allowed(w: WorldBuilder, o: Order, *extra: str) -> list[str]:
     return sorted(set(ids))
 
 
-def merchant_dispute(rng: np.random.Generator) -> Draft:
-    """Concede the dispute the records support (refund, cite shipment and refund); refute the other."""
+def merchant_dispute(rng: np.random.Generator, level: int = 0) -> Draft:
+    """Concede the dispute the records support (refund, cite shipment and refund); refute the other (level 0:
+    a parcel said never to have come, level 1: a charge said never to have been made)."""
     w = WorldBuilder()
     lids = shelf(w, rng, 3)
-    contest_kind = str(rng.choice(["never_arrived", "not_mine"]))
+    contest_kind = ["never_arrived", "not_mine"][level]
     concede_kind = str(rng.choice(["damaged", "lost"]))
     other = w.order([(lids[2], 1)], buyer="buyer_1", stage="delivered", day=-12)
     kc = w.order([(lids[0], 1)], stage="delivered", day=-15)
@@ -79,10 +80,11 @@ def merchant_dispute(rng: np.random.Generator) -> Draft:
 _REASONS = {"lost": "not_received", "double_charge": "unauthorized", "damaged_late": "damaged"}
 
 
-def buyer_dispute(rng: np.random.Generator) -> Draft:
-    """Dispute each unresolved problem with the right reason and its proof; leave the settled one alone."""
+def buyer_dispute(rng: np.random.Generator, level: int = 0) -> Draft:
+    """Dispute each unresolved problem with the right reason and its proof; leave the settled one alone
+    (level 0: one problem, level 1: two)."""
     w = WorldBuilder()
-    kinds = [str(x) for x in rng.choice(sorted(_REASONS), size=int(rng.integers(1, 3)), replace=False)]
+    kinds = [str(x) for x in rng.choice(sorted(_REASONS), size=level + 1, replace=False)]
     lids = shelf(w, rng, len(kinds) + 1)
     problems: list[tuple[str, Order, list[str]]] = []
     for kind, lid in zip(kinds, lids[:-1], strict=True):

@@ -55,10 +55,11 @@ def _wants(v: dict, constraints: list[str]) -> str:
     return ", ".join(parts) + ", and in stock"
 
 
-def merchant_exchange(rng: np.random.Generator) -> Draft:
-    """Settle an approved return by a valid exchange, refund a cheaper replacement's difference, restock."""
+def merchant_exchange(rng: np.random.Generator, level: int = 0) -> Draft:
+    """Settle an approved return by a valid exchange, refund a cheaper replacement's difference, restock
+    (level 0: 1-2 replacement constraints, level 1: 3)."""
     w = WorldBuilder()
-    constraints = ["size", "colour", "price"][: int(rng.integers(1, 4))]
+    constraints = ["size", "colour", "price"][: 3 if level else int(rng.integers(1, 3))]
     v = _variants(rng, w, constraints)
     shelf(w, rng, 1)
     o = w.order([(v["orig"], 1)], stage="delivered", day=-9)
@@ -94,10 +95,11 @@ def merchant_exchange(rng: np.random.Generator) -> Draft:
                   "candidates": len(v["cands"])})
 
 
-def buyer_exchange(rng: np.random.Generator) -> Draft:
-    """Send the wrong size back (only it) and order a replacement meeting the principal's constraints."""
+def buyer_exchange(rng: np.random.Generator, level: int = 0) -> Draft:
+    """Send the wrong size back (only it) and order a replacement meeting the principal's constraints
+    (level 0: 1-2 constraints, level 1: 3)."""
     w = WorldBuilder()
-    constraints = ["size", "colour", "price"][: int(rng.integers(1, 4))]
+    constraints = ["size", "colour", "price"][: 3 if level else int(rng.integers(1, 3))]
     v = _variants(rng, w, constraints)
     other = shelf(w, rng, 1)[0]
     o = w.order([(v["orig"], 1), (other, 1)], stage="delivered", day=-8, delivered_day=-4)

@@ -26,18 +26,19 @@ from .lifecycle_world import WorldBuilder
 _DEPTH = {"placed": 1, "authorized": 2, "paid": 3, "allocated": 3, "shipped": 3, "delivered": 3}
 
 
-def merchant_cancel(rng: np.random.Generator) -> Draft:
-    """Customers ask to cancel 2-4 orders; policy: cancel only until the order is packed."""
+def merchant_cancel(rng: np.random.Generator, level: int = 0) -> Draft:
+    """Customers ask to cancel 2-4 orders; policy: cancel only until the order is packed (level 1: a paid
+    order carries a second hold)."""
     w = WorldBuilder()
     n = int(rng.integers(2, 5))
-    stages = [str(rng.choice(["placed", "authorized", "paid"])), str(rng.choice(["allocated", "shipped"]))]
+    stages = ["paid" if level else str(rng.choice(["placed", "authorized"])), "allocated"]
     stages += [str(rng.choice(["placed", "authorized", "paid", "allocated", "shipped"])) for _ in range(n - 2)]
     stages = [stages[int(i)] for i in rng.permutation(n)]
     lids = shelf(w, rng, n)
     orders = [w.order([(lid, int(rng.integers(1, 3)))], stage=s, day=-3) for lid, s in zip(lids, stages, strict=True)]
     depth = max(_DEPTH[s] for s in stages)
     paid = [o for o, s in zip(orders, stages, strict=True) if s == "paid"]
-    if paid and rng.random() < 0.6:  # a second, accidental hold on a paid order
+    if paid and level:  # a second, accidental hold on a paid order
         w.authorize(paid[0], paid[0].total, day=-2)
         depth = 4
     cancel = [o for o, s in zip(orders, stages, strict=True) if s in {"placed", "authorized", "paid"}]
@@ -68,14 +69,15 @@ def merchant_cancel(rng: np.random.Generator) -> Draft:
                  {"order_stages": stages, "payment_depth": depth, "orders_to_cancel": len(cancel)})
 
 
-def buyer_cancel(rng: np.random.Generator) -> Draft:
-    """The principal moves on day D: cancel orders arriving later unless shipped; release a stray hold."""
+def buyer_cancel(rng: np.random.Generator, level: int = 0) -> Draft:
+    """The principal moves on day D: cancel orders arriving later unless shipped (level 1: release a stray
+    hold on a kept order)."""
     w = WorldBuilder()
     n = int(rng.integers(2, 5))
     deadline = int(rng.integers(5, 9))
     lids = shelf(w, rng, n)
     plan = [("late", str(rng.choice(["placed", "authorized", "paid", "allocated"]))),
-            ("on_time", str(rng.choice(["authorized", "paid"])))]
+            ("on_time", "paid" if level else str(rng.choice(["authorized", "paid"])))]
     for _ in range(n - 2):
         plan.append((str(rng.choice(["late", "on_time"])), str(rng.choice(["authorized", "paid", "shipped"]))))
     plan = [plan[int(i)] for i in rng.permutation(n)]
@@ -89,7 +91,7 @@ def buyer_cancel(rng: np.random.Generator) -> Draft:
     keep = [o for o in orders if o not in cancel]
     paid_keep = [o for o, (when, stage) in zip(orders, plan, strict=True) if o in keep and stage == "paid"]
     extra = None
-    if paid_keep and rng.random() < 0.7:
+    if paid_keep and level:
         extra = w.authorize(paid_keep[0], paid_keep[0].total, day=-1)
     steps = reads(orders) + [{"kind": "cancel_order", "order_id": o.order_id, "reason": "It arrives too late."}
                              for o in cancel]
@@ -126,15 +128,17 @@ def buyer_cancel(rng: np.random.Generator) -> Draft:
                "order the shop's promised arrival day puts after my move, as long as it hasn't shipped yet (if "
                "it's already on its way, leave it; I'll send it back later). Keep everything arriving in time, "
                f"and make sure I get my money back on whatever you cancel.{hold}")
+    depth = 4 if extra else max(_DEPTH[s] for _, s in plan)
     return Draft(w.state, request, {"cases": [case(o, "cancel") for o in orders], "move_day": deadline}, preds,
-                 steps, muts, {"order_stages": [s for _, s in plan], "payment_depth": 4 if extra else 3,
+                 steps, muts, {"order_stages": [s for _, s in plan], "payment_depth": depth,
                                "orders_to_cancel": len(cancel)})
 
 
-def merchant_ledger_close(rng: np.random.Generator) -> Draft:
-    """Close the books of every finished order after making its records agree; leave unfinished ones open."""
+def merchant_ledger_close(rng: np.random.Generator, level: int = 0) -> Draft:
+    """Close the books of every finished order after making its records agree; leave unfinished ones open
+    (level 0: 2-3 orders, level 1: 4-5)."""
     w = WorldBuilder()
-    n = int(rng.integers(2, 6))
+    n = int(rng.integers(4, 6)) if level else int(rng.integers(2, 4))
     kinds = [str(rng.choice(["hold", "return"])), str(rng.choice(["pending_return", "dispute"]))]
     kinds += [str(rng.choice(["clean", "hold", "return", "pending_return", "dispute", "transit"]))
               for _ in range(n - 2)]

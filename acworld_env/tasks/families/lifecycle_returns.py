@@ -30,18 +30,22 @@ MARKETPLACE_WINDOW = 365
 """The marketplace's own outer limit on returns; each shop's tighter window is the agent's to apply."""
 
 
-def merchant_return_authorization(rng: np.random.Generator) -> Draft:
-    """2-4 pending return requests; approve (and refund) those the policy allows, deny the rest."""
+def merchant_return_authorization(rng: np.random.Generator, level: int = 0) -> Draft:
+    """2-4 pending return requests; approve (and refund) those the policy allows, deny the rest (level 0:
+    1-2 policy conditions, level 1: 3-4)."""
     w = WorldBuilder()
     window = int(rng.choice([14, 30]))
-    n = int(rng.integers(2, 5))
-    active = sorted(str(c) for c in rng.choice(CONDITIONS, size=int(rng.integers(1, 5)), replace=False))
-    verdicts = [True, False] + [bool(rng.random() < 0.5) for _ in range(n - 2)]
+    n = 4 if level else int(rng.integers(2, 4))
+    active = sorted(str(c) for c in rng.choice(CONDITIONS, size=int(rng.integers(3, 5) if level else rng.integers(1, 3)),
+                                              replace=False))
+    verdicts = [True, False] + ([False] if level else []) + [bool(rng.random() < 0.5) for _ in range(n - 2 - level)]
     verdicts = [verdicts[int(i)] for i in rng.permutation(n)]
     lids = shelf(w, rng, n)
     steps, cases, good, bad = [], [], [], []
-    for k, (lid, ok) in enumerate(zip(lids, verdicts, strict=True)):
-        broken = None if ok else active[k % len(active)]
+    bad_seen = int(rng.integers(len(active)))
+    for lid, ok in zip(lids, verdicts, strict=True):
+        broken = None if ok else active[bad_seen % len(active)]
+        bad_seen += 0 if ok else 1
         days = window + int(rng.integers(5, 20)) if broken == "window" else int(rng.integers(2, window - 8))
         if broken in {"final_sale", "made_to_order"}:
             w.state["listings"][lid]["claims"] = {broken: True}
@@ -96,8 +100,9 @@ def merchant_return_authorization(rng: np.random.Generator) -> Draft:
                  {"return_conditions": len(active), "conditions": active, "returns": n})
 
 
-def merchant_refund(rng: np.random.Generator) -> Draft:
-    """Approved returns waiting for their refund: damaged in full, change of mind minus a fee, credits deducted."""
+def merchant_refund(rng: np.random.Generator, level: int = 0) -> Draft:
+    """Approved returns waiting for their refund: damaged in full, change of mind minus a fee, credits deducted
+    (level 1: the first order also carries a second, open hold)."""
     w = WorldBuilder()
     fee = int(rng.choice([10, 15]))
     n = int(rng.integers(2, 4))
@@ -121,7 +126,7 @@ def merchant_refund(rng: np.random.Generator) -> Draft:
             w.refund(o.payment_id, credit)
             depth = max(depth, 3)
         hold = None
-        if rng.random() < 0.35:
+        if level and not muts and not change_done:
             hold = w.authorize(o, o.total, day=-9)
             depth = 4
         owed = (asked if kind == "damaged" else asked - asked * fee // 100) - credit
@@ -156,12 +161,14 @@ def merchant_refund(rng: np.random.Generator) -> Draft:
                  {"payment_depth": depth, "returns": n, "kinds": kinds})
 
 
-def buyer_return_refund(rng: np.random.Generator) -> Draft:
-    """Return exactly the units the principal wants back, skipping what the shop's rules exclude."""
+def buyer_return_refund(rng: np.random.Generator, level: int = 0) -> Draft:
+    """Return exactly the units the principal wants back, skipping what the shop's rules exclude (level 0: two
+    conditions, level 1: three or four)."""
     w = WorldBuilder()
     window = int(rng.choice([14, 30]))
     conditions = ["quantity"] + [str(c) for c in rng.choice(["window", "final_sale", "second_item"],
-                                                            size=int(rng.integers(1, 4)), replace=False)]
+                                                            size=int(rng.integers(2, 4)) if level else 1,
+                                                            replace=False)]
     lids = shelf(w, rng, 4)
     main, extra, old, final = lids
     if "final_sale" in conditions:
