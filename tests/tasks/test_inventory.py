@@ -146,3 +146,21 @@ def test_acting_on_the_first_read_loses_credit() -> None:
         stale = run_episode(task, shortcut()).score
         assert ref.score == 1.0
         assert stale.score < 1.0, task.task_id
+
+
+def test_an_equivalent_correct_path_earns_full_credit() -> None:
+    """Shipping what was committed, or cancelling (which refunds) instead of refunding, is as good."""
+    for task in TASKS:
+        if task.capability not in {"merchant_competing_commitment", "merchant_partial_backorder"}:
+            continue
+        read, commit = task.reference.params["steps"]
+        alt = []
+        for a in commit["do"]:
+            if a["kind"] == "issue_refund" and task.capability == "merchant_competing_commitment":
+                oid = next(o for o, r in task.initial_state["orders"].items() if r["payment"] == a["payment_id"])
+                alt.append({"kind": "cancel_order", "order_id": oid, "reason": "sold out"})
+            else:
+                alt.append(a)
+        alt += [{"kind": "ship_order", "order_id": o} for o in task.mandate["orders"]]
+        score = run_episode(task, PlanRunner(steps=[read, {**commit, "do": alt}])).score
+        assert score.score == 1.0, (task.task_id, score.credits)

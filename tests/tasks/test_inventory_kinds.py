@@ -69,11 +69,13 @@ INVENTORY_CASES: dict[str, tuple[dict, list[tuple[str, list, dict, float]]]] = {
         ("paid in full", [], state(orders={"o1": TWO_AT_90}, payments=PAID), 1.0),
         ("paid the wrong amount", [], state(orders={"o1": TWO_AT_90}, payments={"pay-1": {"authorized": 17_000}}), 0.0),
         ("unpaid", [], state(orders={"o1": order([("L-1", 2, 9_000)], payment=None)}), 0.0),
-        ("charged twice", [], state(orders={"o1": {**TWO_AT_90, "additional_payments": ["pay-2"]}}, payments=PAID), 0.0),
+        ("charged twice", [], state(orders={"o1": {**TWO_AT_90, "additional_payments": ["pay-2"]}},
+                                    payments=PAID), 0.0),
         ("no order", [], state(), 0.0),
     ]),
     "inv_not_before": ({"actor": B, "engaged_by": ["place_order"], "rules": [
-            {"kind": "place_order", "before": 5}, {"kind": "place_order", "match": {"merchant_id": "m1"}, "after": 8}]}, [
+            {"kind": "place_order", "before": 5},
+            {"kind": "place_order", "match": {"merchant_id": "m1"}, "after": 8}]}, [
         ("in the window", [rec(1, buy("L-1"), round_=6)], state(), 1.0),
         ("too early", [rec(1, buy("L-1"), round_=3)], state(), 0.0),
         ("a refused early try is no commit", [rec(1, buy("L-1"), accepted=False, round_=1),
@@ -118,7 +120,8 @@ INVENTORY_CASES: dict[str, tuple[dict, list[tuple[str, list, dict, float]]]] = {
     ]),
     "inv_stock_never_ahead": ({"actor": M, "engaged_by": ["restock", "update_listing"], "listing": "L-1",
                                "initial": 3, "arrivals": [[5, 6]]}, [
-        ("booked on arrival", [mrec(1, {"kind": "restock", "listing_id": "L-1", "quantity": 6}, round_=5)], state(), 1.0),
+        ("booked on arrival", [mrec(1, {"kind": "restock", "listing_id": "L-1", "quantity": 6}, round_=5)],
+         state(), 1.0),
         ("booked on announcement", [mrec(1, {"kind": "restock", "listing_id": "L-1", "quantity": 6}, round_=2)],
          state(), 0.0),
         ("set ahead by hand", [mrec(1, {"kind": "update_listing", "listing_id": "L-1", "quantity": 10}, round_=6)],
