@@ -189,7 +189,13 @@ def claim_supported(key: str, value: object, p: dict) -> bool:
         v, unit = specs[stem]
         return matches(quantity(key, value), to_base(v, unit), p.get("rel_tol", REL_TOL))
     backed: dict = p.get("backed", {})
-    return key in backed and str(backed[key]).strip().casefold() == str(value).strip().casefold()
+    name = _canon(key)
+    return name in backed and _plain(backed[name]) == _plain(value)
+
+
+def _plain(value: object) -> str:
+    text = str(value).strip().casefold()
+    return "yes" if text in {"true", "y"} else text
 
 
 @predicate("listing_claims_supported")

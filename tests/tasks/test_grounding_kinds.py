@@ -93,8 +93,9 @@ GROUNDING_CASES: dict[str, tuple[dict, list[tuple[str, list, dict, float]]]] = {
         ("bare figures", [], listed({"weight": "3350", "thickness": "4.5"}), 0.0),
         ("missing", [], listed({}), 0.0),
     ]),
-    "listing_claims_supported": ({"actor": M, "listing": L, "specs": SPECS, "backed": {"material": "PU"},
+    "listing_claims_supported": ({"actor": M, "listing": L, "specs": SPECS, "backed": {"material": "PU", "non_slip": "yes"},
                                   "comparisons": TABLE}, [
+        ("record facts", [upd(1)], listed({"Non-slip": "true", "material": "pu"}), 1.0),
         ("all backed", [upd(1)], listed({"weight": "3,350 g", "material": "pu", "lighter_than": K}), 1.0),
         ("nothing left", [upd(1, kind="retract_claim")], listed({}), 1.0),
         ("wrong figure", [upd(1)], listed({"weight": "2.9 kg"}), 0.0),

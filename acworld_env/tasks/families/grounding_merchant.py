@@ -18,6 +18,7 @@ from .grounding_records import (
     SPECS,
     UNIT_WORDS,
     convert,
+    facts,
     overlay,
     products,
     say,
@@ -63,7 +64,7 @@ def listing_update(rng: np.random.Generator, i: int) -> Draft:
     preds = [pred("claims_grounded", "listing_quantities", 0.5, "World effect", "Execution", listing=c,
                   expected=_specs(rec, stems)),
              pred("nothing_unsupported", "listing_claims_supported", 0.25, "Validation", "Authority", actor=ACTOR,
-                  listing=c, specs=_specs(rec, specs_of(rec))),
+                  listing=c, specs=_specs(rec, specs_of(rec)), backed=facts(rec)),
              _read_pred([c], ["update_listing"], 0.25)]
     wrong_n = sum(draft[s] != truth[s] for s in stems)
     return Draft(
@@ -101,9 +102,9 @@ def correction(rng: np.random.Generator, i: int) -> Draft:
     preds = [pred("figures_corrected", "listing_quantities", 0.35, "World effect", "Execution", listing=c,
                   expected=_specs(rec, bad_stems)),
              pred("unbacked_withdrawn", "listing_claims_supported", 0.25, "Validation", "Authority", actor=ACTOR,
-                  listing=c, specs=specs, backed={k: v for k, v in keep.items() if k not in specs}),
+                  listing=c, specs=specs, backed=facts(rec)),
              pred("correct_kept", "listing_claims_kept", 0.15, "World effect", "Execution", actor=ACTOR, listing=c,
-                  keep=sorted(keep), specs=specs, backed={k: v for k, v in keep.items() if k not in specs}),
+                  keep=sorted(keep), specs=specs, backed=facts(rec)),
              _read_pred([c], ["update_listing", "retract_claim"], 0.25)]
     retracts = [retract(c, k) for k, _ in absent]
     return Draft(
@@ -131,12 +132,12 @@ def comparatives(rng: np.random.Generator, i: int) -> Draft:
         weights = [value(r, "weight") for r in recs]
         if not (distinct(weights) and len(set(prices)) == len(prices)):
             continue
-        facts = {"weight": weights, "price": prices}
+        by_attr = {"weight": weights, "price": prices}
         table: dict[str, dict[str, bool]] = {}
         for attr, (rel, sup) in RELATIONS.items():
-            mine = facts[attr][0]
-            table[rel] = {recs[j]["listing_id"]: mine < facts[attr][j] for j in range(1, n + 1)}
-            table[sup] = {"*": all(mine < facts[attr][j] for j in range(1, n + 1))}
+            mine = by_attr[attr][0]
+            table[rel] = {recs[j]["listing_id"]: mine < by_attr[attr][j] for j in range(1, n + 1)}
+            table[sup] = {"*": all(mine < by_attr[attr][j] for j in range(1, n + 1))}
         wanted = [(rel, t) for rel in ("lighter_than", "cheaper_than") for t in table[rel]]
         wanted += [(sup, "*") for sup in ("lightest", "cheapest") if rng.random() < 0.5]
         backed = [w for w in wanted if table[w[0]][w[1]]]
@@ -167,7 +168,7 @@ def comparatives(rng: np.random.Generator, i: int) -> Draft:
     preds = [pred("backed_comparisons_made", "comparisons_made", 0.4, "World effect", "Execution", listing=c,
                   wanted=[list(w) for w in backed]),
              pred("nothing_unbacked", "listing_claims_supported", 0.3, "Validation", "Authority", actor=ACTOR,
-                  listing=c, comparisons=table, specs=_specs(recs[0], specs_of(recs[0]))),
+                  listing=c, comparisons=table, specs=_specs(recs[0], specs_of(recs[0])), backed=facts(recs[0])),
              _read_pred([c, *others], ["update_listing"], 0.3)]
     reads = read(c, *others)
     return Draft(

@@ -130,6 +130,15 @@ def reseller(rec: dict, merchant: str, claims: dict[str, str], price: int) -> di
                           claims=claims)
 
 
+def facts(rec: dict) -> dict[str, str]:
+    """Text facts the record backs as listing claims: its material and the features it has (``yes``)."""
+    attrs = rec["attributes"]
+    out = {k: "yes" for k, v in attrs.items() if v is True}
+    if isinstance(attrs.get("material"), str):
+        out["material"] = attrs["material"]
+    return out
+
+
 def short(rec: dict) -> str:
     """The product's name without its variant options."""
     return rec["title"].split(" - ")[0]
