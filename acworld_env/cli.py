@@ -127,8 +127,10 @@ def _register_subcommands() -> None:
     from .eval.cli import register as register_eval
     from .eval.info_cli import register as register_info
     from .eval.scoring_cli import register as register_scoring
+    from .remote.cli import register as register_remote
 
     register_eval(app)
+    register_remote(app)
     register_scoring(app)
     register_info(app)
     app.add_typer(catalog_app, name="catalog", help="Build, generate, inspect and search product catalogs.")

@@ -160,6 +160,10 @@ def validate_command(
                                    "abstain, random over 5 seeds, every family's shortcut scripts)."),
     record: Path = typer.Option(None, "--record", help="Write the baseline gate's figures (family means, highest "
                                 "task score, full-credit tasks) to this JSON file, e.g. baselines/capability-v1-gate.json."),
+    parity: bool = typer.Option(False, "--parity", help="Run the HTTP parity gate instead: every reference and "
+                                "sampled mutations locally and over HTTP must give identical runs."),
+    url: str = typer.Option(None, "--url", help="With --parity: an acworld serve server (default: start one)."),
+    parity_mutations: int = typer.Option(1, "--parity-mutations", min=0, help="With --parity: mutations per task."),
 ) -> None:
     """The suite's gate. References earn full credit; mutations lower exactly their declared predicates; every
     trace reconstructs and rescores identically; no impostor's proposal commits and every malformed action is a
@@ -187,6 +191,11 @@ def validate_command(
     if not selected:
         console.print(f"error: no task of {env_id} matches {tasks!r}", markup=False)
         raise typer.Exit(2)
+    if parity:
+        from ..remote.cli import run_parity
+
+        raise typer.Exit(1 if run_parity(selected, env_id=env_id, split=split, seed=seed, url=url,
+                                         mutations=parity_mutations) else 0)
     reports = validate_tasks(selected)
     failures = 0
     console.print(f"{'family':<18} {'tasks':>5} {'ref full':>8} {'mutations ok':>12} {'verified':>8} {'rescored':>8}"

@@ -22,7 +22,7 @@ def _uvicorn_config(app: Any, host: str, port: int, **kwargs: Any) -> Any:
     import uvicorn
 
     return uvicorn.Config(app, host=host, port=port, log_level=kwargs.pop("log_level", "warning"),
-                          access_log=False, lifespan="off", timeout_graceful_shutdown=2, **kwargs)
+                          access_log=False, lifespan="auto", timeout_graceful_shutdown=2, **kwargs)
 
 
 def serve(*, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, runs_dir: str | Path | None = None,

@@ -1,0 +1,100 @@
+"""``acworld serve`` and ``acworld mcp``, and the parity gate's printout for ``acworld validate --parity``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import typer
+
+SERVER_EXTRA = "pip install 'acworld-env[server]'"
+
+
+def _need(*modules: str) -> None:
+    import importlib.util
+
+    missing = [m for m in modules if importlib.util.find_spec(m) is None]
+    if missing:
+        typer.echo(f"error: {', '.join(missing)} not installed; {SERVER_EXTRA}", err=True)
+        raise typer.Exit(2)
+
+
+def serve_command(
+    host: str = typer.Option("127.0.0.1", "--host", help="Interface to bind (default loopback only)."),
+    port: int = typer.Option(8765, "--port", min=0, max=65535),
+    runs: Path = typer.Option(None, "--runs", help="Write every scored episode's run here (acworld verify DIR)."),
+    idle_timeout: float = typer.Option(900.0, "--idle-timeout", min=0.1, help="Seconds without a request after "
+                                       "which an open episode is closed and marked unscored."),
+) -> None:
+    """Serve episodes of any suite over HTTP (FastAPI): per-actor bearer credentials, OpenAPI at /docs."""
+    _need("fastapi", "uvicorn")
+    from .serve import serve
+
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        typer.echo(f"warning: binding {host}: anyone who can reach it can create episodes", err=True)
+    typer.echo(f"acworld market server on http://{host}:{port} (OpenAPI: /docs, /openapi.json)", err=True)
+    serve(host=host, port=port, runs_dir=runs, idle_timeout=idle_timeout)
+
+
+def mcp_command(
+    suite: str = typer.Argument("capability-v1", help="Suite of the task."),
+    task_id: str = typer.Option(None, "--task-id", help="The task to play (default: the suite's first)."),
+    split: str = typer.Option("frozen", "--split"),
+    seed: int = typer.Option(0, "--seed", help="Task-generation seed of the generated split."),
+    episode_seed: int = typer.Option(0, "--episode-seed"),
+    transport: str = typer.Option("stdio", "--transport", help="stdio or http (streamable HTTP at /mcp)."),
+    host: str = typer.Option("127.0.0.1", "--host"),
+    port: int = typer.Option(8766, "--port", min=0, max=65535),
+) -> None:
+    """One episode's VCP tools for the evaluated actor's role, as an MCP server (stdio or streamable HTTP)."""
+    _need("mcp", "uvicorn")
+    from .hosted import RemoteError
+    from .mcp_server import MCPEpisode, run_http, run_stdio
+
+    if transport not in ("stdio", "http"):
+        typer.echo(f"error: --transport must be stdio or http, not {transport!r}", err=True)
+        raise typer.Exit(2)
+    config: dict[str, Any] = {"suite": suite, "split": split, "seed": seed}
+    if task_id:
+        config["task_id"] = task_id
+    try:
+        episode = MCPEpisode(config, seed=episode_seed)
+    except RemoteError as exc:
+        typer.echo(f"error: {exc.message}", err=True)
+        raise typer.Exit(2) from None
+    if transport == "stdio":
+        run_stdio(episode)
+    else:
+        typer.echo(f"MCP server for {episode.actor} ({episode.episode.env.task.task_id}) on "
+                   f"http://{host}:{port}/mcp", err=True)
+        run_http(episode, host=host, port=port)
+
+
+def run_parity(tasks: list[Any], *, env_id: str, split: str, seed: int, url: str | None, mutations: int) -> int:
+    """Run the parity gate over ``tasks`` (a server on 127.0.0.1 unless ``url``); print it; the failure count."""
+    _need("fastapi", "uvicorn", "httpx")
+    from .parity import parity_gate
+    from .serve import ServerThread
+
+    if url:
+        report = parity_gate(tasks, url, env_id=env_id, split=split, seed=seed, mutations=mutations)
+    else:
+        with ServerThread() as local_url:
+            report = parity_gate(tasks, local_url, env_id=env_id, split=split, seed=seed, mutations=mutations)
+    typer.echo(f"{'family':<18} {'identical':>9} {'runs':>5}")
+    for fam, (same, total) in report.by_family().items():
+        typer.echo(f"{fam:<18} {same:>9} {total:>5}")
+    cases = report.cases
+    refs = sum(c.run == "reference" for c in cases)
+    same = sum(c.ok for c in cases)
+    typer.echo(f"parity: {same}/{len(cases)} runs identical over HTTP ({refs} references, {len(cases) - refs} "
+               f"mutations; trace digest, event-chain digest, score, observations, rewards and infos)")
+    for f in report.failures:
+        typer.echo(f"  FAIL {f}")
+    return len(report.failures)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``serve`` and ``mcp`` to the ``acworld`` app."""
+    app.command("serve")(serve_command)
+    app.command("mcp")(mcp_command)
