@@ -38,6 +38,7 @@ _BARE = re.compile(_NUM)
 
 
 def _number(text: str) -> float:
+    """A number as written, thousands commas dropped."""
     return float(text.replace(",", ""))
 
 

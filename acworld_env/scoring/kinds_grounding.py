@@ -23,11 +23,13 @@ SUPERLATIVES = {"lightest", "cheapest", "thinnest", "thickest", "longest", "best
 
 
 def _answer(si: ScoreInput, actor: str) -> TraceRecord | None:
+    """The actor's final decision if it is a ``submit_answer``."""
     done = [r for r in si.by(actor) if r.accepted and r.kind in {"submit_answer", "abstain", "finish"}]
     return done[-1] if done and done[-1].kind == "submit_answer" else None
 
 
 def _truth(key: str, value: float) -> tuple[str, float]:
+    """An authoritative figure filed under a key naming its unit, as (dimension, base value)."""
     _, unit = _key_unit(key)
     assert unit is not None, f"authoritative key {key!r} names no unit"
     return to_base(value, unit)
@@ -45,6 +47,7 @@ def _field(answer: dict, key: str) -> tuple[str | None, object]:
 
 
 def _first_claim(si: ScoreInput, actor: str, kinds: list[str]) -> int | None:
+    """Record number of the actor's first accepted claim action, if any."""
     firsts = [r.n for r in si.by(actor) if r.accepted and r.kind in set(kinds)]
     return min(firsts) if firsts else None
 
@@ -143,10 +146,12 @@ def claim_verdicts(si: ScoreInput, p: dict) -> tuple[float, dict]:
 
 
 def _claims(si: ScoreInput, listing: str) -> dict:
+    """A listing's claims in the final World state."""
     return dict((si.state["listings"].get(listing) or {}).get("claims") or {})
 
 
 def _engaged(si: ScoreInput, actor: str, listing: str) -> bool:
+    """Whether the actor edited the listing (an accepted update or retraction)."""
     return any(r.action.get("listing_id") == listing for kind in ("update_listing", "retract_claim")
                for r in si.actions(actor, kind, accepted=True))
 
@@ -194,6 +199,7 @@ def claim_supported(key: str, value: object, p: dict) -> bool:
 
 
 def _plain(value: object) -> str:
+    """A text claim compared loosely (case, ``true`` as ``yes``)."""
     text = str(value).strip().casefold()
     return "yes" if text in {"true", "y"} else text
 
@@ -233,6 +239,7 @@ def listing_claims_kept(si: ScoreInput, p: dict) -> tuple[float, dict]:
 
 
 def _reply(si: ScoreInput, p: dict) -> TraceRecord | None:
+    """The actor's first accepted answer to the task's question."""
     replies = [r for r in si.actions(p["actor"], "answer_question", accepted=True)
                if r.action.get("in_reply_to") == p["question"]]
     return replies[0] if replies else None

@@ -44,6 +44,7 @@ def task(task_id: str, role: str, capability: str, d: Draft) -> TaskSpec:
 
 @cache
 def _frozen_requests() -> frozenset[str]:
+    """Requests of the frozen tasks (a generated task never repeats one)."""
     return frozenset(t.request for t in build_all(0, True))
 
 

@@ -32,16 +32,19 @@ from .grounding_records import (
 
 
 def pick_product(rng: np.random.Generator, mats_share: float = 0.7) -> dict:
+    """A yoga mat (share ``mats_share``) or a trail shoe from the catalog."""
     pool = products("Yoga Mats" if rng.random() < mats_share else "Trail Running Shoes")
     return pool[int(rng.integers(len(pool)))]
 
 
 def nouns(pairs: list[tuple[str, str]]) -> str:
+    """``"weight in ounces and length in inches"``."""
     words = [f"{SPECS[s].noun} in {UNIT_WORDS[u]}" for s, u in pairs]
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def _read_preds(c: str, *, w_fig: float, w_read: float, w_cite: float, expected: dict) -> list:
+    """Figures right, record read before the answer, record cited."""
     return [pred("figures_grounded", "answer_quantities", w_fig, "Decision", "Choice", actor="buyer_0",
                  expected=expected),
             pred("record_read_first", "records_read_first", w_read, "Evidence", "Evidence", actor="buyer_0",
@@ -104,6 +107,7 @@ def attribute_read(rng: np.random.Generator, i: int, *, normalize: bool) -> Draf
 
 
 def distinct(vals: list[float]) -> bool:
+    """Whether the figures differ pairwise by more than 8 %."""
     s = sorted(vals)
     return all(b > a * 1.08 for a, b in zip(s, s[1:], strict=False))
 

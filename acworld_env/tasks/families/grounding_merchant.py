@@ -33,10 +33,12 @@ ACTOR = "merchant_0"
 
 
 def _specs(rec: dict, stems: list[str]) -> dict[str, list]:
+    """The authority for spec claims: stem -> [figure, record unit]."""
     return {s: [value(rec, s), SPECS[s].unit] for s in stems}
 
 
 def _read_pred(records: list[str], kinds: list[str], weight: float) -> object:
+    """The records must be read before the first claim action of ``kinds``."""
     return pred("record_read_first", "records_read_first", weight, "Evidence", "Evidence", actor=ACTOR,
                 records=records, kinds=kinds)
 
@@ -147,12 +149,14 @@ def comparatives(rng: np.random.Generator, i: int) -> Draft:
     listings = {r["listing_id"]: overlay(r, f"merchant_{j}", {}, price=prices[j]) for j, r in enumerate(recs)}
 
     def claims_for(pairs: list[tuple[str, str]]) -> dict[str, str]:
+        """Listing claims asserting the given comparisons (one claim per relation)."""
         out: dict[str, list[str]] = {}
         for rel, t in pairs:
             out.setdefault(rel, []).append("yes" if t == "*" else t)
         return {rel: ", ".join(ts) for rel, ts in out.items()}
 
     def words(rel: str, ts: str) -> str:
+        """A requested comparison in words."""
         if rel in {"lightest", "cheapest"}:
             return f"the {rel} of these mats"
         names = ts.split(", ")
@@ -220,6 +224,7 @@ def evidence_reply(rng: np.random.Generator, i: int) -> Draft:
              _read_pred([c], ["answer_question"], 0.3)]
 
     def reply(t: str) -> dict:
+        """An answer to the waiting question."""
         return {"kind": "answer_question", "in_reply_to": "$question", "text": t}
 
     copied = " and ".join(f"its {SPECS[s].noun} is {copy[s]}" for s in stems)

@@ -21,6 +21,7 @@ class GroundedPlan:
     """Submits the planned actions in order, one per step, then nothing."""
 
     def __init__(self, *, plan: list[dict]) -> None:
+        """A policy replaying ``plan``."""
         self.plan = [dict(a) for a in plan]
         self.reset()
 

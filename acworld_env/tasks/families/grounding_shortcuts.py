@@ -22,14 +22,17 @@ FAMILY = "T2_grounding"
 
 
 def _stem(field: str) -> str:
+    """The spec a field or claim name is about (``weight_oz`` -> ``weight``)."""
     return field.split("_")[0] if not field.startswith("heel_drop") else "heel_drop"
 
 
 def _claim(view: dict, stem: str) -> str | None:
+    """The seller's claim about a spec on a listing, if any."""
     return next((v for k, v in (view.get("claims") or {}).items() if _stem(k) == stem), None)
 
 
 def _attr(view: dict, stem: str) -> str | None:
+    """The record's figure for a spec with its unit (``3350 g``), if the listing has a record."""
     for k, v in (view.get("attributes") or {}).items():
         if _stem(k) == stem and not isinstance(v, bool) and isinstance(v, int | float):
             return f"{v} {k.rsplit('_', 1)[-1]}"
@@ -40,6 +43,7 @@ class _Script:
     """Read some listings, then queue the final actions worked out from what was read."""
 
     def __init__(self) -> None:
+        """A fresh script."""
         self.reset()
 
     def reset(self, seed: int | None = None) -> None:
@@ -88,6 +92,7 @@ _FINISH = {"kind": "finish", "summary": "Done."}
 
 
 def _answer(fields: dict, evidence: list[str]) -> list[dict]:
+    """A final answer citing ``evidence``."""
     return [{"kind": "submit_answer", "answer": fields, "evidence": evidence}]
 
 
