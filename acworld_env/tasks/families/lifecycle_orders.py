@@ -140,8 +140,9 @@ def merchant_ledger_close(rng: np.random.Generator, level: int = 0) -> Draft:
     w = WorldBuilder()
     n = int(rng.integers(4, 6)) if level else int(rng.integers(2, 4))
     kinds = [str(rng.choice(["hold", "return"])), str(rng.choice(["pending_return", "dispute"]))]
-    kinds += [str(rng.choice(["clean", "hold", "return", "pending_return", "dispute", "transit"]))
-              for _ in range(n - 2)]
+    kinds += [str(rng.choice(["clean", "hold", "return"] if k == 0 else
+                             ["clean", "hold", "return", "pending_return", "dispute", "transit"]))
+              for k in range(n - 2)]
     kinds = [kinds[int(i)] for i in rng.permutation(n)]
     lids = shelf(w, rng, n)
     steps, preds, cases, work, leave = [], [], [], [], []
