@@ -47,7 +47,7 @@ def _task(task_id: str, role: str, capability: str, rng: np.random.Generator, le
     return TaskSpec(
         task_id=task_id, family=FAMILY, capability=capability, role=role, actor=actor,  # type: ignore[arg-type]
         difficulty=d.difficulty, request=d.request, mandate=d.mandate, initial_state=d.state,
-        counterparties=d.counterparties, settings=d.settings, max_steps=len(d.steps) + 15,
+        counterparties=d.counterparties, settings=d.settings, max_steps=max(30, 2 * len(d.steps) + 15),
         predicates=d.predicates, reference=PolicyRef(name="lifecycle_plan", params={"steps": d.steps}),
         mutations=[MutationSpec(id=f"{task_id}/{m.name}", description=m.description,
                                 policy=PolicyRef(name="lifecycle_plan", params={"steps": m.steps}),

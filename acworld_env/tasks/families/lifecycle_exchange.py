@@ -46,6 +46,12 @@ def _variants(rng: np.random.Generator, w: WorldBuilder, constraints: list[str])
             "accepted": sorted(accepted)}
 
 
+def _rules(v: dict, constraints: list[str]) -> dict:
+    """The replacement constraints as the mandate holds them (product, size, and colour or price cap if set)."""
+    return {"product": v["name"], "size": v["s1"], **({"colour": v["colour"]} if "colour" in constraints else {}),
+            **({"price_cap": v["price"]} if "price" in constraints else {}), "in_stock": True}
+
+
 def _wants(v: dict, constraints: list[str]) -> str:
     parts = [f"size {v['s1']}"]
     if "colour" in constraints:
@@ -90,7 +96,8 @@ def merchant_exchange(rng: np.random.Generator, level: int = 0) -> Draft:
                "Once the exchange is sent, refund the difference if the replacement costs less than what she "
                "paid. The returned unit is fine: put it back on sale.")
     return Draft(w.state, request, {"cases": [case(o, "exchange", return_id=rid, asked=v["price"],
-                                                   asked_listing=asked)]}, preds, steps, muts,
+                                                   asked_listing=asked)], "replacement": _rules(v, constraints)},
+                 preds, steps, muts,
                  {"replacement_constraints": len(constraints), "constraints": constraints,
                   "candidates": len(v["cands"])})
 
@@ -131,6 +138,7 @@ def buyer_exchange(rng: np.random.Generator, level: int = 0) -> Draft:
                f"order a replacement from the same shop: {_wants(v, constraints)}. Pay for the new order.")
     shop = CounterpartySpec(actor="merchant_0", policy=PolicyRef(name="lifecycle_shop", params={
         "payments": {o.order_id: o.payment_id}}))
-    return Draft(w.state, request, {"cases": [case(o, "exchange", asked_listing=decoy)]}, preds, steps, muts,
+    return Draft(w.state, request, {"cases": [case(o, "exchange", asked_listing=decoy)],
+                                    "replacement": _rules(v, constraints)}, preds, steps, muts,
                  {"replacement_constraints": len(constraints), "constraints": constraints,
                   "candidates": len(v["cands"])}, counterparties=[shop])

@@ -212,6 +212,10 @@ def buyer_return_refund(rng: np.random.Generator, level: int = 0) -> Draft:
     else:
         muts.append(Mutation("skip_second", "forgets one of the returns", without(steps, steps[-1]),
                              [preds[-2].id]))
+    wished = [{"order_id": o1.order_id, "listing_id": main, "quantity": lines[0][1] - 1}]
+    wished += [{"order_id": o1.order_id, "listing_id": final, "quantity": 1}] if "final_sale" in conditions else []
+    wished += [{"order_id": orders[1].order_id, "listing_id": extra, "quantity": 1}] if "second_item" in conditions else []
+    wished += [{"order_id": o3.order_id, "listing_id": old, "quantity": 1}] if o3 else []
     asks = [f"{lines[0][1] - 1} of the {lines[0][1]} units of {title_of(w, main)} from {o1.order_id}"]
     if "final_sale" in conditions:
         asks.append(f"the {title_of(w, final)} from the same order")
@@ -226,7 +230,8 @@ def buyer_return_refund(rng: np.random.Generator, level: int = 0) -> Draft:
                f"{'; '.join(describe(w, o) for o in orders)}.")
     shop = CounterpartySpec(actor="merchant_0", policy=PolicyRef(name="lifecycle_shop", params={
         "payments": {o.order_id: o.payment_id for o in orders}, "final_sale": [final]}))
-    return Draft(w.state, request, {"cases": [case(o, "return") for o in orders], "return_window_days": window},
+    return Draft(w.state, request, {"cases": [case(o, "return") for o in orders], "return_window_days": window,
+                                    "send_back": wished},
                  preds, steps, muts, {"return_conditions": len(conditions), "conditions": conditions},
                  counterparties=[shop], settings={"return_window_rounds": MARKETPLACE_WINDOW})
 
