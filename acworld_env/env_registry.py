@@ -138,3 +138,5 @@ register_env("capability-v1", "acworld_env.envs.aec:env",
              description="Frozen capability track: one evaluated actor per task, scripted counterparties.")
 register_env("demo-v1", "acworld_env.envs.aec:env", kwargs={"suite": "demo", "name": "acworld_demo_v1"},
              description="The demo negotiation: a $100 ceiling meets a $90 floor and settles at $95.")
+register_env("market-v1", "acworld_env.open_market.env:env", gym=False,
+             description="The open market: N Buyers x M Merchants as agents, welfare against the optimum.")
