@@ -36,15 +36,16 @@ class Draft:
     settings: dict = field(default_factory=dict)
 
 
-def products(rng: np.random.Generator, k: int) -> list[tuple[str, str, int]]:
-    """``k`` distinct (category, title, price) products."""
-    items = [(cat, t, p) for cat in sorted(PRODUCTS) for t, p in PRODUCTS[cat]]
+def products(rng: np.random.Generator, k: int, exclude: tuple[str, ...] = ()) -> list[tuple[str, str, int]]:
+    """``k`` distinct (category, title, price) products, none titled as in ``exclude``."""
+    items = [(cat, t, p) for cat in sorted(PRODUCTS) for t, p in PRODUCTS[cat] if t not in exclude]
     return [items[int(i)] for i in rng.permutation(len(items))[:k]]
 
 
-def shelf(w: WorldBuilder, rng: np.random.Generator, k: int, *, stock: int = 10) -> list[str]:
-    """``k`` listings of distinct products."""
-    return [w.listing(t, p, stock=stock, category=c) for c, t, p in products(rng, k)]
+def shelf(w: WorldBuilder, rng: np.random.Generator, k: int, *, stock: int = 10,
+          exclude: tuple[str, ...] = ()) -> list[str]:
+    """``k`` listings of distinct products (none titled as in ``exclude``)."""
+    return [w.listing(t, p, stock=stock, category=c) for c, t, p in products(rng, k, exclude)]
 
 
 def title(w: WorldBuilder, listing_id: str) -> str:

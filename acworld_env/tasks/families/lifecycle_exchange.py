@@ -67,7 +67,7 @@ def merchant_exchange(rng: np.random.Generator, level: int = 0) -> Draft:
     w = WorldBuilder()
     constraints = ["size", "colour", "price"][: 3 if level else int(rng.integers(1, 3))]
     v = _variants(rng, w, constraints)
-    shelf(w, rng, 1)
+    shelf(w, rng, 1, exclude=(v["name"],))
     o = w.order([(v["orig"], 1)], stage="delivered", day=-9)
     rid = w.request_return(o, [(v["orig"], 1)], f"Wrong size, I'd like size {v['s1']} instead.")
     w.decide_return(rid, True)
@@ -108,7 +108,7 @@ def buyer_exchange(rng: np.random.Generator, level: int = 0) -> Draft:
     w = WorldBuilder()
     constraints = ["size", "colour", "price"][: 3 if level else int(rng.integers(1, 3))]
     v = _variants(rng, w, constraints)
-    other = shelf(w, rng, 1)[0]
+    other = shelf(w, rng, 1, exclude=(v["name"],))[0]
     o = w.order([(v["orig"], 1), (other, 1)], stage="delivered", day=-8, delivered_day=-4)
     valid = v["cands"]["valid"]
     decoy = next(v["cands"][k] for k in ("too_dear", "wrong_colour", "wrong_size") if k in v["cands"])
