@@ -140,6 +140,9 @@ def comparison(rng: np.random.Generator, i: int) -> Draft:
     c = recs[win]["listing_id"]
     truth = {key(stem, unit): convert(vals[win], spec.unit, unit)}
     right = {"listing_id": c, key(stem, unit): exact(truth[key(stem, unit)])}
+    ranked = sorted(range(n), key=lambda k: vals[k], reverse=not lowest)
+    second = {"listing_id": recs[ranked[1]]["listing_id"],
+              key(stem, unit): exact(convert(vals[ranked[1]], spec.unit, unit))}
     boaster = recs[lose]["listing_id"]
     trusted = {"listing_id": boaster, key(stem, unit): say(claimed[boaster], spec.unit)}
     goal = "lightest" if lowest else "thickest (most cushioning)"
@@ -161,7 +164,8 @@ def comparison(rng: np.random.Generator, i: int) -> Draft:
         mutations={"trust_listing_claims": (reads + [answer(trusted, ids, "Went by the sellers' figures.")],
                                             ["right_choice", "figure_grounded"]),
                    "skip_one_record": ([a for a in reads if a["listing_id"] != skip]
-                                       + [answer(right, ids, "Compared.")], ["records_compared"])},
+                                       + [answer(right, ids, "Compared.")], ["records_compared"]),
+                   "runner_up": (reads + [answer(second, ids, "Close call.")], ["right_choice", "figure_grounded"])},
         difficulty={"sources": n, "comparisons": n - 1, "fields": 1, "requested_attributes": 1,
                     "incorrect_claims": 1, "unit_conversions": int(unit != spec.unit)},
         oracle={"winner": c, "answer": right})
@@ -203,7 +207,8 @@ def detection(rng: np.random.Generator, i: int) -> Draft:
         n = 3 + i + int(rng.integers(0, 2))
         picked = [cands[int(k)] for k in rng.choice(len(cands), size=n, replace=False)]
         sup = [k for k, _, v in picked if v == "supported"]
-        if 1 <= len(sup) <= n // 2:
+        contradicted = [k for k, _, v in picked if v == "unsupported" and (k in SPECS or k in rec["attributes"])]
+        if 1 <= len(sup) <= n // 2 and contradicted:
             break
     c = rec["listing_id"]
     truth = {k: v for k, _, v in picked}
@@ -214,6 +219,8 @@ def detection(rng: np.random.Generator, i: int) -> Draft:
                "ones the record supports (the same figure in any unit, or the same fact) and which it doesn't "
                "(contradicted by the record, or not on it at all), as two lists of claim names.")
     trusting = {"listing_id": c, "supported": sorted(truth), "unsupported": []}
+    on_record = [k for k in truth if k in SPECS or k in rec["attributes"]]
+    absent_only = {"listing_id": c, "supported": sorted(on_record), "unsupported": sorted(set(truth) - set(on_record))}
     return Draft(
         request=request, mandate={"listings": [c], "answer_fields": list(right)},
         state=world({c: overlay(rec, "merchant_0", claims)}),
@@ -221,7 +228,9 @@ def detection(rng: np.random.Generator, i: int) -> Draft:
                     pred("record_read_first", "records_read_first", 0.3, "Evidence", "Evidence", actor="buyer_0",
                          records=[c], kinds=["submit_answer"])],
         plan=read(c) + [answer(right, [c], "Each claim checked against the product record.")],
-        mutations={"trust_listing_claims": (read(c) + [answer(trusting, [c], "The copy looks fine.")],
+        mutations={"only_missing_facts": (read(c) + [answer(absent_only, [c], "Flagged what the record lacks.")],
+                                          ["claims_judged"]),
+                   "trust_listing_claims": (read(c) + [answer(trusting, [c], "The copy looks fine.")],
                                             ["claims_judged"]),
                    "skip_read": ([answer(right, [c], "Judged without reading.")], ["record_read_first"])},
         difficulty={"sources": 2, "fields": n, "unsupported_claims": n - len(sup), "requested_attributes": n},
