@@ -28,6 +28,6 @@ __all__ = ["FAMILY", "build"]
 
 
 @register_family(FAMILY)
-def build(seed: int = 0, *, frozen: bool = True) -> list[TaskSpec]:
+def build(seed: int = 0, frozen: bool = True) -> list[TaskSpec]:
     """The 20 frozen T2 tasks, or fresh ones drawn from ``seed``."""
     return build_all(seed, frozen)
