@@ -1,0 +1,80 @@
+"""Many HTTP episodes at once from one client process (asyncio + httpx), for the load test and benchmark.
+
+Each episode is a task's reference policy played over the plain HTTP API, one request per action
+(``observe: true`` returns the next observation with the reply; ``seen`` says how much of it the
+policy acted on), then ended; the server writes each scored run, which the caller can verify.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..policies.make import make_policy
+from ..tasks.spec import TaskSpec
+
+API = "/v1"
+
+
+@dataclass
+class LoadReport:
+    """What a load run did: per-episode summaries, action latencies (seconds) and wall time."""
+
+    summaries: list[dict[str, Any]] = field(default_factory=list)
+    latencies: list[float] = field(default_factory=list)
+    wall: float = 0.0
+
+    @property
+    def actions(self) -> int:
+        """Actions submitted in all."""
+        return len(self.latencies)
+
+
+async def play_http(client: Any, task: TaskSpec, *, suite: str = "capability-v1", seed: int = 0,
+                    latencies: list[float] | None = None) -> dict:
+    """Play ``task`` (of ``suite``)'s reference over HTTP with ``client`` (an ``httpx.AsyncClient``); the end summary."""
+    resp = await client.post(f"{API}/episodes", json={"task_id": task.task_id, "suite": suite, "episode_seed": seed})
+    resp.raise_for_status()
+    started = resp.json()
+    eid, state = started["episode_id"], started["state"]
+    actor = state["agent_selection"]
+    headers = {"Authorization": f"Bearer {started['credentials'][actor]}"}
+    policy = make_policy(task.reference)
+    policy.reset(seed)
+    n = 0
+    while not (state["terminations"][actor] or state["truncations"][actor]):
+        obs = state["observation"]["raw"]
+        action = policy.act(obs)
+        if action is not None and not isinstance(action, dict):
+            action = action.model_dump(mode="json", exclude_none=True)
+        n += 1
+        t0 = time.perf_counter()
+        resp = await client.post(f"{API}/episodes/{eid}/actions", headers={**headers, "Idempotency-Key": f"{eid}-{n}"},
+                                 json={"action": action, "seen": len(obs["inbox"]), "observe": True})
+        if latencies is not None:
+            latencies.append(time.perf_counter() - t0)
+        resp.raise_for_status()
+        state = resp.json()
+    resp = await client.post(f"{API}/episodes/{eid}/end", headers=headers)
+    resp.raise_for_status()
+    return resp.json()
+
+
+async def _run(url: str, tasks: list[TaskSpec], concurrency: int, timeout: float) -> LoadReport:
+    import httpx
+
+    report = LoadReport()
+    limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
+    async with httpx.AsyncClient(base_url=url, timeout=timeout, limits=limits) as client:
+        t0 = time.perf_counter()
+        report.summaries = list(await asyncio.gather(
+            *(play_http(client, t, latencies=report.latencies) for t in tasks)))
+        report.wall = time.perf_counter() - t0
+    return report
+
+
+def run_load(url: str, tasks: list[TaskSpec], *, timeout: float = 120.0) -> LoadReport:
+    """Play every task of ``tasks`` concurrently (one coroutine each) against the server at ``url``."""
+    return asyncio.run(_run(url, tasks, max(1, len(tasks)), timeout))
