@@ -151,9 +151,9 @@ class OpenMarket:
               and all(isinstance(x, str) and x in allowed for x in ranking) and len(set(ranking)) == len(ranking))
         if not ok:
             self.refusals[agent] = "ranking must be a list of distinct listing ids from your candidates"
-            return {"kind": "rank", "accepted": False, "code": "bad_ranking", "message": self.refusals[agent]}
+            return {"kind": "rank", "accepted": False, "message": self.refusals[agent]}
         self.rankings[agent] = list(ranking)
-        return {"kind": "rank", "accepted": True, "code": "ok", "message": f"ranked {len(ranking)} candidate(s)"}
+        return {"kind": "rank", "accepted": True, "message": f"ranked {len(ranking)} candidate(s)"}
 
     def _end_phase(self) -> None:
         if self.phase == "rank":

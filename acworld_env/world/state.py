@@ -8,6 +8,7 @@ the ``listings`` table is the episode's overlay of price, stock, claims and stat
 
 from __future__ import annotations
 
+import marshal
 from typing import Any
 
 TABLES = (
@@ -65,5 +66,12 @@ def _copy(value: Any) -> Any:
 
 
 def clone(state: dict) -> dict:
-    """Independent deep copy of a state (JSON values only, so a plain recursive copy suffices)."""
-    return _copy(state)
+    """Independent deep copy of a state (JSON values only).
+
+    ``marshal`` format 2 (no shared references, so the copy shares nothing) copies plain JSON
+    values several times faster than a recursive copy; anything else falls back to the latter.
+    """
+    try:
+        return marshal.loads(marshal.dumps(state, 2))
+    except ValueError:  # a value marshal cannot write; the recursive copy keeps it as it is
+        return _copy(state)
