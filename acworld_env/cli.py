@@ -126,6 +126,7 @@ def _register_subcommands() -> None:
     from .catalog.cli import app as catalog_app
     from .eval.cli import register as register_eval
     from .eval.info_cli import register as register_info
+    from .eval.probe import register as register_probe
     from .eval.scoring_cli import register as register_scoring
     from .remote.cli import register as register_remote
 
@@ -133,6 +134,7 @@ def _register_subcommands() -> None:
     register_remote(app)
     register_scoring(app)
     register_info(app)
+    register_probe(app)
     app.add_typer(catalog_app, name="catalog", help="Build, generate, inspect and search product catalogs.")
 
 
