@@ -71,8 +71,11 @@ def verify(
     Exit status: 0 when everything verifies, 1 when anything fails, 2 for usage errors.
     """
     from .eval.audit import audit_eval, audit_runs
+    from .eval.market_verify import is_world_file, verify_world_file
     from .tasks.anchor import AnchorError, SuiteIndex
 
+    if is_world_file(run_dir):  # a persistent World (market-v1 with world=...): its whole history
+        raise typer.Exit(verify_world_file(run_dir))
     audits = _audit_targets(run_dir)
     if expect is not None and len(audits) != 1:
         console.print(f"error: --expect needs exactly one evaluation, found {len(audits)} under {run_dir}",

@@ -14,6 +14,8 @@ AgentPolicy = Callable[[dict[str, Any]], Any]
 def truthful(obs: dict[str, Any]) -> Any:
     """Quote the mandated price, rank by own surplus, pay own orders, fulfil every paid order."""
     phase, mandate = obs["phase"], obs["mandate"]
+    if not obs["my_turn"]:
+        return None
     if phase == "quote":
         return {"kind": "update_listing", "listing_id": obs["listing"]["listing_id"], "price": mandate["target_price"]}
     if phase == "rank":
@@ -50,6 +52,8 @@ def random_agent(agent: str, seed: int = 0) -> AgentPolicy:
 
     def act(obs: dict[str, Any]) -> Any:
         phase, mandate = obs["phase"], obs["mandate"]
+        if not obs["my_turn"]:
+            return None
         if phase == "quote":
             cost = mandate["cost"]
             return {"kind": "update_listing", "listing_id": obs["listing"]["listing_id"],
@@ -75,3 +79,16 @@ def policies(kind: str, agents: list[str], seed: int = 0) -> dict[str, AgentPoli
     if kind == "random":
         return {a: random_agent(a, seed) for a in agents}
     raise ValueError(f"unknown agent kind {kind!r}; choose truthful or random")
+
+
+def play(env: Any, policy: AgentPolicy | dict[str, AgentPolicy], seed: int | None = None) -> Any:
+    """Run one AEC episode of ``env`` with one policy for all agents or one per agent; return the env."""
+    env.reset(seed=seed)
+    for agent in env.agent_iter():
+        obs, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        act = policy[agent] if isinstance(policy, dict) else policy
+        env.step(act(obs))
+    return env

@@ -93,6 +93,8 @@ class WorldCheck:
     state_digest: str = ""
     event_digest: str = ""
     problems: list[str] = field(default_factory=list)
+    readable: bool = True
+    """False when the file is not a commit log with an initial state at all."""
 
     @property
     def ok(self) -> bool:
@@ -118,9 +120,11 @@ def verify_world(world: str | Path) -> WorldCheck:
             log.close()
     except (AcworldError, OSError, ValueError) as exc:
         check.problems.append(f"unreadable World: {exc}")
+        check.readable = False
         return check
     if initial is None:
         check.problems.append("the log has no initial state")
+        check.readable = False
         return check
     try:
         rebuilt = reconstruct(initial, commits, validations)
