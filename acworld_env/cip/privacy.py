@@ -36,10 +36,21 @@ DEFAULT_TOLERANCE = 1
 TOLERANCE_SETTING = "privacy_tolerance"
 """Task/market setting (cents) that widens the tolerance."""
 
-TEXT_FIELDS: dict[str, tuple[TextPath, ...]] = {
-    kind: text_paths(cls) for kind, cls in TOOLS.items() if not cls.readonly
-}
-"""Free-text fields of every action that can leave its actor, derived from the models."""
+class _TextFields(dict[str, tuple[TextPath, ...]]):
+    """A dict of text fields by kind that also derives them for a kind registered after import."""
+
+    def get(self, kind: str, default: Any = None) -> Any:  # type: ignore[override]
+        """The kind's text fields; an action registered later (``vcp.register_action``) is derived once."""
+        if kind not in self and kind in TOOLS and not TOOLS[kind].readonly:
+            self[kind] = text_paths(TOOLS[kind])
+        return super().get(kind, default)
+
+
+TEXT_FIELDS: dict[str, tuple[TextPath, ...]] = _TextFields(
+    {kind: text_paths(cls) for kind, cls in TOOLS.items() if not cls.readonly}
+)
+"""Free-text fields of every action that can leave its actor, derived from the models (registered
+actions included: they are derived on first lookup, so the privacy guard covers them too)."""
 
 
 def tolerance_of(settings: Mapping[str, Any] | None) -> int:

@@ -9,6 +9,7 @@ from typing import Annotated, Any, Union
 
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
+from ..core.errors import AcworldError
 from .aftersales import AFTERSALES
 from .authoring import AUTHORING
 from .base import Role, VCPAction, money_fields
@@ -59,6 +60,44 @@ class _Refused(Exception):
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
         self.error = ParseError(code, message)
+
+
+class ActionRegistryError(AcworldError, ValueError):
+    """An action type that cannot be registered (not a VCPAction, kind taken, a fixed-set fact)."""
+
+
+def register_action(cls: type[VCPAction]) -> type[VCPAction]:
+    """Add an action type from outside the package; usable as a class decorator.
+
+    The kind is then parsed, validated, role-checked, privacy-checked and traced like a built-in
+    one. It still needs a platform rule (``acworld_env.cip.rules.rule``) and a World handler for
+    every event that rule emits (``acworld_env.world.transition.handles``). Terminal, read-only
+    and one-shot actions stay built-in (other layers read those kinds once, as fixed sets).
+    Registering the same class twice is a no-op; another class under a taken kind is refused.
+    """
+    global ACTION_TYPES, Action, ACTION_ADAPTER
+    if not isinstance(cls, type) or not issubclass(cls, VCPAction) or cls is VCPAction:
+        raise ActionRegistryError(f"{cls!r} is not a VCPAction subclass")
+    field = cls.model_fields.get("kind")
+    kind = field.default if field is not None else None
+    if not isinstance(kind, str) or not kind:
+        raise ActionRegistryError(f"{cls.__name__} needs a kind: Literal['name'] = 'name' field")
+    if TOOLS.get(kind) is cls:
+        return cls
+    if kind in TOOLS:
+        raise ActionRegistryError(f"action kind {kind!r} is already taken by {TOOLS[kind].__name__}")
+    fixed = [fact for fact in ("terminal", "readonly", "one_shot") if getattr(cls, fact)]
+    if fixed:
+        raise ActionRegistryError(f"{cls.__name__}: {', '.join(fixed)} actions cannot be registered from outside")
+    types = (*ACTION_TYPES, cls)
+    try:
+        union = Annotated[Union[types], Field(discriminator="kind")]  # noqa: UP007
+        adapter: TypeAdapter[VCPAction] = TypeAdapter(union)
+    except Exception as exc:  # pydantic refuses the class in the union (e.g. kind not a Literal)
+        raise ActionRegistryError(f"{cls.__name__} cannot join the action union: {exc}") from None
+    TOOLS[kind] = cls
+    ACTION_TYPES, Action, ACTION_ADAPTER = types, union, adapter
+    return cls
 
 
 def tools_for(role: Role | str) -> list[type[VCPAction]]:
