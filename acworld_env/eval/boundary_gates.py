@@ -2,7 +2,12 @@
 
 *Authority boundary*: each task's reference run is played again, and before every action the
 reference takes, each other actor of the task (and an unregistered identity) proposes that
-same action. No impostor's proposal may commit, and a rejected one leaves the World unchanged.
+same action. The unregistered identity must always be refused. Another actor's proposal may
+commit only on its own authority: within its role's actions, attributed to itself, and
+changing no record of the evaluated actor to which it is not itself a party (a merchant may
+cancel an order it is party to, any buyer may order a listing or flag a review; no buyer may
+touch another buyer's order, payment or thread, and no one may act as the evaluated actor). A
+rejected proposal leaves the World unchanged.
 
 *Invalid action*: at each step of the reference run, malformed variants of the reference's
 action (fields dropped, an unknown kind, a wrongly typed value, broken JSON) are proposed by
@@ -14,13 +19,14 @@ search, and neither changes the World (invariant 2).
 
 from __future__ import annotations
 
+import copy
 import json
 from typing import Any
 
 from ..episode import Episode
 from ..policies.make import make_policy
 from ..tasks.spec import TaskSpec
-from ..vcp.union import QUERY_KINDS
+from ..vcp.union import QUERY_KINDS, TOOLS
 from .rollout import IDLE_ACTION
 
 INTRUDER = "intruder"
@@ -72,19 +78,59 @@ def authority_failures(task: TaskSpec) -> list[str]:
             continue
         for who in impostors:
             before = ep.market.world.state_digest()
+            state = copy.deepcopy(ep.market.world.state)
             result = ep.market.submit(who, dict(action))
             if result.accepted or result.commit_seq is not None:
-                failures.append(f"{task.task_id}: {who} proposing {task.actor}'s {kind} was accepted"
-                                + (f" and committed (commit {result.commit_seq})" if result.commit_seq else ""))
+                why = _overreach(task.actor, who, kind, state, ep.market.world.state)
+                if why:
+                    failures.append(f"{task.task_id}: {who} proposing {task.actor}'s {kind} was accepted"
+                                    + (f" and committed (commit {result.commit_seq})" if result.commit_seq else "")
+                                    + f": {why}")
             elif ep.market.world.state_digest() != before:
                 failures.append(f"{task.task_id}: {who}'s rejected {kind} changed the World")
     return failures
 
 
+PARTY_FIELDS = ("buyer", "merchant", "actor", "by", "owner")
+"""Fields of a World record that name an actor party to it."""
+
+
+def _parties(table: str, key: str, record: Any) -> set[str]:
+    """Actors a record belongs to: the actor itself for its own row, else the actors its fields name."""
+    if table in {"actors", "reputation", "mandates"}:
+        return {key}
+    if not isinstance(record, dict):
+        return set()
+    return {str(record[f]) for f in PARTY_FIELDS if isinstance(record.get(f), str)}
+
+
+def _overreach(actor: str, who: str, kind: str, before: dict, after: dict) -> str | None:
+    """Why an accepted proposal by ``who`` oversteps its authority, or None when it acted on its own."""
+    if who == INTRUDER:
+        return "an unregistered identity committed"
+    model = TOOLS.get(kind)
+    role = (before.get("actors", {}).get(who) or {}).get("role")
+    if model is not None and role not in {str(getattr(r, "value", r)) for r in model.roles}:
+        return f"a {role} may not take {kind}"
+    changed = []
+    for table, rows in after.items():
+        if not isinstance(rows, dict) or table in {"counters", "meta"}:
+            continue
+        old_rows = before.get(table, {}) if isinstance(before.get(table), dict) else {}
+        for key in set(rows) | set(old_rows):
+            old, new = old_rows.get(key), rows.get(key)
+            if old != new:
+                changed.append((table, str(key), _parties(table, str(key), old) | _parties(table, str(key), new)))
+    # an account row (balance, reputation) may move as the effect of a record both actors share
+    shared = any(actor in ps and who in ps for table, _, ps in changed if table not in {"actors", "reputation"})
+    for table, key, parties in changed:
+        if actor in parties and who not in parties and not (shared and table in {"actors", "reputation"}):
+            return f"it changed {actor}'s {table} record {key}"
+    return None
+
+
 def malformed_variants(action: dict[str, Any]) -> list[tuple[str, Any]]:
     """Malformed versions of an action: each must be rejected."""
-    from ..vcp.union import TOOLS
-
     kind = action.get("kind", "get_inbox")
     model = TOOLS.get(str(kind))
     required = [n for n, f in model.model_fields.items() if f.is_required() and n != "kind"] if model else []
