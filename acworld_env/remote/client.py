@@ -5,13 +5,15 @@ Spaces, observations, rewards, infos, terminations and truncations are the local
 server steps the very same env class, the client mirrors its AEC state from each reply, and
 observations are encoded here from the same structured observation with the same functions.
 Each step carries an ``Idempotency-Key``; a request that times out is retried with it, so a
-retry never runs an action twice.
+retry never runs an action twice. Requests go over one kept-alive connection
+(:class:`~acworld_env.remote.wire.Wire`, the standard library's ``http.client``).
 """
 
 from __future__ import annotations
 
 import contextlib
 import itertools
+import json as _json
 import uuid
 from typing import Any
 
@@ -25,6 +27,7 @@ from ..observe import render_text
 from ..vcp import VCPAction, parse_action
 from ..vcp.union import IDLE_ACTION
 from .hosted import RemoteError
+from .wire import Wire, WireError
 
 API = "/v1"
 
@@ -40,17 +43,14 @@ class RemoteAECEnv(AECEnv):
                                 "is_parallelizable": False, "render_fps": 1}
 
     def __init__(self, suite: str = "capability-v1", *, url: str, token: str | None = None,
-                 timeout: float = 60.0, retries: int = 3, render_mode: str | None = None,
-                 client: Any = None, **kwargs: Any) -> None:
-        import httpx
-
+                 timeout: float = 60.0, retries: int = 3, render_mode: str | None = None, **kwargs: Any) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}")
         self.render_mode, self.retries = render_mode, retries
         self.url = url.rstrip("/")
-        self._own_client = client is None
-        self.http = client or httpx.Client(base_url=self.url, timeout=timeout)
+        self.env_id: str | None = None
+        self.http = Wire(self.url, timeout=timeout)
         if kwargs.get("tasks") is not None and not isinstance(kwargs["tasks"], str):
             kwargs["tasks"] = [t if isinstance(t, dict) else t.model_dump(mode="json") for t in kwargs["tasks"]]
         if kwargs.get("task") is not None and not isinstance(kwargs["task"], dict):
@@ -74,25 +74,23 @@ class RemoteAECEnv(AECEnv):
     # -- transport ------------------------------------------------------------------
     def _call(self, method: str, path: str, *, json: Any = None, bearer: str | None = None,
               key: str | None = None) -> Any:
-        import httpx
-
         headers = {"Authorization": f"Bearer {bearer}"} if bearer else {}
         if key:
             headers["Idempotency-Key"] = key
         for attempt in range(self.retries + 1):
             try:
-                resp = self.http.request(method, path, json=json, headers=headers)
+                status, ctype, data = self.http.request(method, path, json_body=json, headers=headers)
                 break
-            except (httpx.TimeoutException, httpx.NetworkError) as exc:  # safe to retry: the key dedupes
-                if attempt == self.retries or (method == "POST" and key is None and path.endswith("/actions")):
-                    raise RemoteEnvError(503, "unreachable", f"{method} {self.url}{path}: {exc!r}") from None
-        if resp.status_code >= 400:
+            except WireError as exc:  # safe to retry an action: its Idempotency-Key dedupes it
+                if attempt == self.retries or (key is None and path.endswith("/actions")):
+                    raise RemoteEnvError(503, "unreachable", f"{self.url}: {exc}") from None
+        if status >= 400:
             try:
-                err = resp.json()["error"]
+                err = _json.loads(data)["error"]
             except Exception:
-                err = {"code": "http_error", "message": resp.text[:300]}
-            raise RemoteEnvError(resp.status_code, err.get("code", "http_error"), err.get("message", ""))
-        return resp.json() if resp.headers.get("content-type", "").startswith("application/json") else resp.text
+                err = {"code": "http_error", "message": data[:300].decode("utf-8", "replace")}
+            raise RemoteEnvError(status, err.get("code", "http_error"), err.get("message", ""))
+        return _json.loads(data) if ctype.startswith("application/json") else data.decode("utf-8")
 
     def _mirror(self, state: dict[str, Any]) -> None:
         self.agents = list(state["agents"])
@@ -225,7 +223,7 @@ class RemoteAECEnv(AECEnv):
             with contextlib.suppress(RemoteEnvError):
                 self._call("DELETE", f"{API}/envs/{self.env_id}", bearer=self._env_token)
             self.env_id = None
-        if self._own_client:
+        if hasattr(self, "http"):
             self.http.close()
 
 

@@ -10,6 +10,7 @@ Nothing here touches FastAPI; the HTTP app and the MCP server both call it.
 
 from __future__ import annotations
 
+import fnmatch
 import hashlib
 import json
 import secrets
@@ -92,6 +93,7 @@ class Host:
         """Seconds the HTTP app waits before each step (a test hook: time a client out mid-request)."""
         self._lock = threading.Lock()
         self._reaped = 0.0
+        self._suites: dict[tuple[str, str, int], list[Any]] = {}
 
     # -- environments and episodes ----------------------------------------------
     def create_env(self, config: dict[str, Any]) -> HostedEnv:
@@ -103,7 +105,7 @@ class Host:
         if len(self.envs) >= self.max_envs:
             raise RemoteError(503, "server_full", f"{self.max_envs} environments are open; end some first")
         try:
-            env = AcworldAECEnv(**{k: v for k, v in config.items() if v is not None})
+            env = AcworldAECEnv(**self._with_tasks({k: v for k, v in config.items() if v is not None}))
         except (KeyError, ValueError, TypeError) as exc:
             msg = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
             raise RemoteError(422, "bad_config", str(msg)[:500]) from None
@@ -111,6 +113,28 @@ class Host:
         with self._lock:
             self.envs[hosted.env_id] = hosted
         return hosted
+
+    def _with_tasks(self, config: dict[str, Any]) -> dict[str, Any]:
+        """``config`` with its suite's tasks loaded once per server (a suite file takes ~0.1 s to read).
+
+        The env gets the same task list, in the same order, as it would load itself (a glob in
+        ``tasks`` filters it the same way), so walks, ids and possible agents are unchanged.
+        """
+        if config.get("tasks") is not None and not isinstance(config["tasks"], str):
+            return config
+        from ..tasks.suites import load_suite
+
+        key = (config.get("suite", "capability-v1"), config.get("split", "frozen"), config.get("seed") or 0)
+        with self._lock:
+            tasks = self._suites.get(key)
+        if tasks is None:
+            tasks = load_suite(*key)
+            with self._lock:
+                self._suites[key] = tasks
+                while len(self._suites) > 8:
+                    self._suites.pop(next(iter(self._suites)))
+        glob = config.get("tasks")
+        return {**config, "tasks": tasks if glob is None else [t for t in tasks if fnmatch.fnmatch(t.task_id, glob)]}
 
     def env_for(self, env_id: str, bearer: str | None) -> HostedEnv:
         """The env ``env_id`` if ``bearer`` is its credential (401 without, 403 with another)."""

@@ -62,19 +62,23 @@ async def play_http(client: Any, task: TaskSpec, *, suite: str = "capability-v1"
     return resp.json()
 
 
-async def _run(url: str, tasks: list[TaskSpec], concurrency: int, timeout: float) -> LoadReport:
+async def _run(url: str, tasks: list[TaskSpec], concurrent: bool, timeout: float) -> LoadReport:
     import httpx
 
     report = LoadReport()
-    limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
+    n = max(1, len(tasks)) if concurrent else 1
+    limits = httpx.Limits(max_connections=n, max_keepalive_connections=n)
     async with httpx.AsyncClient(base_url=url, timeout=timeout, limits=limits) as client:
         t0 = time.perf_counter()
-        report.summaries = list(await asyncio.gather(
-            *(play_http(client, t, latencies=report.latencies) for t in tasks)))
+        if concurrent:
+            report.summaries = list(await asyncio.gather(
+                *(play_http(client, t, latencies=report.latencies) for t in tasks)))
+        else:
+            report.summaries = [await play_http(client, t, latencies=report.latencies) for t in tasks]
         report.wall = time.perf_counter() - t0
     return report
 
 
-def run_load(url: str, tasks: list[TaskSpec], *, timeout: float = 120.0) -> LoadReport:
-    """Play every task of ``tasks`` concurrently (one coroutine each) against the server at ``url``."""
-    return asyncio.run(_run(url, tasks, max(1, len(tasks)), timeout))
+def run_load(url: str, tasks: list[TaskSpec], *, concurrent: bool = True, timeout: float = 120.0) -> LoadReport:
+    """Play every task of ``tasks`` against the server at ``url``: all at once (one coroutine each), or in turn."""
+    return asyncio.run(_run(url, tasks, concurrent, timeout))

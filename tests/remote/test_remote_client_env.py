@@ -39,10 +39,19 @@ def _stream(env: Any, policy_for: Any, *, seed: int | None = 0, options: dict | 
 
 def _reference(env: Any, agent: str) -> Any:
     """The task's reference for its actor, the task's scripted policy for a counterparty agent."""
-    ref = _TASK.reference if agent == _TASK.actor else next(c.policy for c in _TASK.counterparties if c.actor == agent)
-    policy = make_policy(ref)
+    scripted = {c.actor: c.policy for c in _TASK.counterparties}
+    if agent != _TASK.actor and agent not in scripted:
+        return _Idle()
+    policy = make_policy(_TASK.reference if agent == _TASK.actor else scripted[agent])
     policy.reset(0)
     return policy
+
+
+class _Idle:
+    """An actor with no scripted policy: idles (reads its inbox) every turn."""
+
+    def act(self, obs: dict[str, Any]) -> None:
+        return None
 
 
 _TASK: Any = None
