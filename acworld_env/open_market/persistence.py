@@ -20,7 +20,7 @@ from ..world import CommitLog, ReplayError, canonical, reconstruct
 from .mandates import MarketConfig, MarketConfigError
 
 if TYPE_CHECKING:
-    from .session import OpenMarket
+    from .protocol import Episode
 
 META_KEY = "open_market"
 EPISODES_KEY = "open_market_episodes"
@@ -60,7 +60,7 @@ class EpisodeStore:
         episodes_dir(path).mkdir(exist_ok=True)
         return cls(path, log)
 
-    def save_episode(self, market: OpenMarket) -> Path:
+    def save_episode(self, market: Episode) -> Path:
         """Write the episode's trace and summary; return the trace path."""
         n = int(self.log.get_meta(EPISODES_KEY, 0)) + 1
         base = episodes_dir(self.path) / f"episode-{n:04d}"

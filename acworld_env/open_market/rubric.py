@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .session import OpenMarket
+    from .protocol import Episode
 
 CRITERIA = ("utility", "limits", "privacy", "obligations")
 
@@ -24,12 +24,12 @@ def _clip(x: float) -> float:
     return max(0.0, min(1.0, x))
 
 
-def leakers(market: OpenMarket) -> set[str]:
+def leakers(market: Episode) -> set[str]:
     """Agents with a proposal the privacy guard refused."""
     return {r.actor for r in market.market.trace.records if r.validation.code == "privacy_leak"}
 
 
-def credits(market: OpenMarket, agent: str, leaked: set[str] | None = None) -> dict[str, float]:
+def credits(market: Episode, agent: str, leaked: set[str] | None = None) -> dict[str, float]:
     """The four credits of one agent, from the World, the trace and its mandate."""
     state = market.market.world.state
     mine = [(oid, state["orders"][oid]) for oid in market.orders
@@ -60,13 +60,13 @@ def credits(market: OpenMarket, agent: str, leaked: set[str] | None = None) -> d
     return {k: out[k] for k in CRITERIA}
 
 
-def score(market: OpenMarket, agent: str, leaked: set[str] | None = None) -> float:
+def score(market: Episode, agent: str, leaked: set[str] | None = None) -> float:
     """Mean of the agent's credits."""
     c = credits(market, agent, leaked)
     return sum(c.values()) / len(c)
 
 
-def scores(market: OpenMarket) -> dict[str, float]:
+def scores(market: Episode) -> dict[str, float]:
     """Every agent's score."""
     leaked = leakers(market)
     return {a: score(market, a, leaked) for a in market.agents}

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .session import OpenMarket
+    from .protocol import Episode
 
 
-def own_orders(market: OpenMarket, agent: str) -> list[dict[str, Any]]:
+def own_orders(market: Episode, agent: str) -> list[dict[str, Any]]:
     """The orders ``agent`` is party to, from the World (any episode), with their payment."""
     state = market.market.world.state
     side = "buyer" if agent in market.buyer_set else "merchant"
@@ -24,7 +24,7 @@ def own_orders(market: OpenMarket, agent: str) -> list[dict[str, Any]]:
     return out
 
 
-def observation(market: OpenMarket, agent: str) -> dict[str, Any]:
+def observation(market: Episode, agent: str) -> dict[str, Any]:
     """``agent``'s observation: phase, private mandate, what it may act on, its last results and inbox."""
     state = market.market.world.state
     obs: dict[str, Any] = {"agent": agent, "phase": market.phase, "round": market.market.round,
