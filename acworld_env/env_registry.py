@@ -136,6 +136,8 @@ def list_envs() -> list[str]:
 register_env("capability-v1", "acworld_env.envs.aec:env",
              kwargs={"suite": "capability-v1", "name": "acworld_capability_v1"},
              description="Frozen capability track: one evaluated actor per task, scripted counterparties.")
+register_env("large-catalog-v1", "acworld_env.envs.large_catalog_v1:env", kwargs={},
+             description="Large-catalog track: 60 catalog tasks over large-v1 (785,022 listings); catalog=FILE for yours.")
 register_env("demo-v1", "acworld_env.envs.aec:env", kwargs={"suite": "demo", "name": "acworld_demo_v1"},
              description="The demo negotiation: a $100 ceiling meets a $90 floor and settles at $95.")
 register_env("market-v1", "acworld_env.open_market.env:env", gym=False,

@@ -15,12 +15,20 @@ from .errors import CatalogError
 from .resources import default_catalog_path
 from .store import Catalog
 
-TASK_CATALOGS: dict[str, Callable[[], Path]] = {"capability-v1": default_catalog_path}
-"""Catalog names a task may use, each with the function giving its file."""
+def _large_v1() -> Path:
+    from .synth.presets import ensure_preset
+
+    return ensure_preset("large-v1")  # built into the cache on first use, with a progress bar
+
+
+TASK_CATALOGS: dict[str, Callable[[], Path]] = {"capability-v1": default_catalog_path, "large-v1": _large_v1}
+"""Catalog names a task may use, each with the function giving its file; ``file:<path>`` names a user's file."""
 
 
 def catalog_path(name: str) -> Path:
     """The file of task catalog ``name``; :class:`CatalogError` naming the known ones if there is none."""
+    if name.startswith("file:"):
+        return Path(name[len("file:"):])
     if name not in TASK_CATALOGS:
         raise CatalogError(f"no catalog named {name!r} for tasks (known: {', '.join(TASK_CATALOGS)})")
     return TASK_CATALOGS[name]()

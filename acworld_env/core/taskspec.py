@@ -139,6 +139,12 @@ class TaskSpec(_Frozen):
     counterparties: list[CounterpartySpec] = Field(default_factory=list)
     counterparty_mandates: dict[str, dict[str, Any]] = Field(default_factory=dict)
     counterparty_sealed: dict[str, list[int]] = Field(default_factory=dict)
+    counterparty_requests: dict[str, str] = Field(
+        default_factory=dict, exclude_if=lambda v: not v,
+        description="Each other actor's request in its own words (what it reads when it is an agent).")
+    counterparty_rubrics: dict[str, list[PredicateSpec]] = Field(
+        default_factory=dict, exclude_if=lambda v: not v,
+        description="Each other actor's own predicates (its score when it is an agent); never the evaluated actor's.")
     schedule: list[dict[str, Any]] = Field(default_factory=list)
     settings: dict[str, Any] = Field(default_factory=dict)
     max_steps: int = Field(30, ge=1, le=500)
@@ -189,8 +195,9 @@ def _referenced(task: TaskSpec) -> TaskSpec:
 
 # -- references --------------------------------------------------------------------------
 
-SHIPPED_CATALOGS = ("capability-v1",)
-"""Catalog names a task may use (episodes open these read-only and share them)."""
+SHIPPED_CATALOGS = ("capability-v1", "large-v1")
+"""Catalog names a task may use (episodes open these read-only and share them); a task built over a
+user's own catalog file names it ``file:<absolute path>`` (its pinned content hash still applies)."""
 LISTING_KEYS = ("listing_id", "listing_ids")
 """Parameter names that refer to listings of the initial world."""
 Problem = tuple[str, str]
@@ -230,6 +237,8 @@ def _actor_problem(task: TaskSpec) -> Problem | None:
     named = [(f"counterparties[{i}].actor", c.actor) for i, c in enumerate(task.counterparties)]
     named += [(f"counterparty_mandates.{a}", a) for a in task.counterparty_mandates]
     named += [(f"counterparty_sealed.{a}", a) for a in task.counterparty_sealed]
+    named += [(f"counterparty_requests.{a}", a) for a in task.counterparty_requests]
+    named += [(f"counterparty_rubrics.{a}", a) for a in task.counterparty_rubrics]
     named += [(f"merchant_actors.{m}", a) for m, a in task.merchant_actors.items()]
     listings = task.initial_state.get("listings") or {}
     if not isinstance(listings, dict):
@@ -260,13 +269,21 @@ def _listing_problem(task: TaskSpec) -> Problem | None:
 
 
 def _structure_problem(task: TaskSpec) -> Problem | None:
-    if task.catalog is not None and task.catalog not in SHIPPED_CATALOGS:
+    if task.catalog is not None and task.catalog not in SHIPPED_CATALOGS and not task.catalog.startswith("file:"):
         return "catalog", f"no shipped catalog named {task.catalog!r} (known: {', '.join(SHIPPED_CATALOGS)})"
     ids: set[str] = set()
     for i, p in enumerate(task.predicates):
         if p.id in ids:
             return f"predicates[{i}].id", f"{p.id!r} repeats an earlier predicate id"
         ids.add(p.id)
+    for actor, rubric in task.counterparty_rubrics.items():
+        if actor == task.actor:
+            return f"counterparty_rubrics.{actor}", "is the evaluated actor, whose rubric is predicates"
+        own: set[str] = set()
+        for i, p in enumerate(rubric):
+            if p.id in own:
+                return f"counterparty_rubrics.{actor}[{i}].id", f"{p.id!r} repeats an earlier predicate id"
+            own.add(p.id)
     for i, m in enumerate(task.mutations):
         unknown = [x for x in m.lowers if x not in ids]
         if unknown:
@@ -293,6 +310,11 @@ def check_runnable(task: TaskSpec, *, kinds: Any) -> None:
     for i, p in enumerate(task.predicates):
         if p.kind not in kinds:
             raise TaskError(task.task_id, f"predicates[{i}].kind", f"unknown predicate kind {p.kind!r}")
+    for actor, rubric in task.counterparty_rubrics.items():
+        for i, p in enumerate(rubric):
+            if p.kind not in kinds:
+                raise TaskError(task.task_id, f"counterparty_rubrics.{actor}[{i}].kind",
+                                f"unknown predicate kind {p.kind!r}")
 
 
 def task_canonical(task: TaskSpec) -> bytes:

@@ -11,6 +11,10 @@ from .frozen import dump_tasks, frozen_path
 
 def frozen_text(suite: str = "capability-v1") -> str:
     """The exact text the frozen file of ``suite`` must hold."""
+    if suite == "large-catalog-v1":
+        from .large.suite import build_frozen
+
+        return dump_tasks(build_frozen())
     if suite != "capability-v1":
         raise KeyError(f"no builder for frozen suite {suite!r}")
     return dump_tasks(build_capability(frozen=True))
@@ -19,8 +23,9 @@ def frozen_text(suite: str = "capability-v1") -> str:
 def main(argv: list[str] | None = None) -> int:
     """Write the frozen files; ``--check`` only reports whether they are current."""
     args = sys.argv[1:] if argv is None else argv
-    path = frozen_path("capability-v1")
-    text = frozen_text()
+    suite = next((a for a in args if not a.startswith("-")), "capability-v1")
+    path = frozen_path(suite)
+    text = frozen_text(suite)
     if "--check" in args:
         current = path.read_text(encoding="utf-8") if path.exists() else ""
         print("up to date" if current == text else f"{path} is stale; run python -m acworld_env.tasks.freeze")

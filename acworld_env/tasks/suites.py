@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from . import capability  # noqa: F401  (registers capability-v1)
+from .large import suite as _large  # noqa: F401  (registers large-catalog-v1)
 from .names import SUITES, register_suite
 from .spec import TaskSpec
 

@@ -1,0 +1,105 @@
+"""A catalog as the large-track builders query it: full match sets, first pages, the track's currency.
+
+Every oracle of the track is computed here over the *full* match space of a query
+(:meth:`Catalog.oracle_ids`), never over a page an agent might see; :meth:`CatalogView.page`
+gives what a bounded search page would show (for the builders' anti-shortcut checks).
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from typing import Any
+
+from ...catalog import Catalog
+
+FLAG_WORDS: dict[str, tuple[str, str | None]] = {
+    "latex_free": ("latex-free", "safe for someone with a latex allergy"),
+    "non_slip": ("non-slip", "one that won't slide around"),
+    "eco_friendly": ("eco-friendly", "kind to the planet"),
+    "organic": ("organic", "grown without synthetic chemicals"),
+    "vegan": ("vegan", "with nothing made from animals"),
+    "waterproof": ("waterproof", "able to keep the rain out"),
+    "dishwasher_safe": ("dishwasher-safe", "fine to put in the dishwasher"),
+    "induction_compatible": ("induction-compatible", "usable on an induction hob"),
+    "frost_resistant": ("frost-resistant", "able to stay outside through a freezing winter"),
+    "hypoallergenic": ("hypoallergenic", "gentle on allergies"),
+    "machine_washable": ("machine-washable", "fine to throw in the washing machine"),
+    "wireless": ("wireless", "without a cord"),
+    "battery_free": ("battery-free", "never in need of batteries"),
+}
+"""Boolean attributes a shopper may ask for: plain words, and vague words the catalog never uses."""
+VALUE_WORDS: dict[str, str] = {
+    "material": "made of {v}", "level": "for {v} level", "fit": "with a {v} fit", "care": "{v}",
+    "caffeine": "with {v} caffeine", "closure": "with {v} closure", "season": "rated {v}",
+    "sole": "with a {v} sole", "connector": "with a {v} connector", "pet": "for a {v}",
+}
+"""Text attributes a shopper may ask for, as words."""
+VAGUE_VALUES: dict[tuple[str, str], str] = {
+    ("level", "beginner"): "for someone just starting out",
+    ("level", "advanced"): "for somebody who has done this for years",
+    ("caffeine", "none"): "that won't keep me awake at night",
+    ("caffeine", "high"): "with a serious kick to wake me up",
+    ("material", "cork"): "made from tree bark",
+    ("material", "leather"): "made from animal hide",
+}
+"""Text attribute values in words a literal search cannot find."""
+
+
+class CatalogView:
+    """Read-only queries of one catalog, cached per process; ``currency`` is the track's currency."""
+
+    def __init__(self, catalog: Catalog, name: str) -> None:
+        self.cat, self.name = catalog, name
+        currencies = dict(catalog.metadata.get("currencies") or {})
+        self.currency = max(sorted(currencies), key=lambda c: currencies[c]) if currencies else "USD"
+        self._records = lru_cache(maxsize=4096)(self._records_uncached)
+
+    def _records_uncached(self, key: str) -> tuple[dict[str, Any], ...]:
+        ids = self.cat.oracle_ids(json.loads(key))
+        return tuple(x.model_dump(mode="json") for x in self.cat.get_many(ids))
+
+    def records(self, q: dict[str, Any], *, any_currency: bool = False) -> list[dict[str, Any]]:
+        """Every listing matching ``q`` over the whole catalog, in the query's order (track currency only
+        unless ``any_currency``)."""
+        out = self._records(json.dumps(q, sort_keys=True))
+        return [r for r in out if any_currency or r["currency"] == self.currency]
+
+    def page(self, q: dict[str, Any], n: int = 10) -> list[str]:
+        """The listing ids on the first page (``n`` results) of a search."""
+        return list(self.cat.search_ids({**q, "page_size": n})[1])
+
+    def categories(self, min_in_stock: int = 12) -> list[str]:
+        """Categories (properly named) with enough in-stock listings to build tasks from, sorted."""
+        counts = self.cat.category_counts()
+        return sorted(c for c, (_, in_stock) in counts.items() if c and c[:1].isupper() and in_stock >= min_in_stock)
+
+    def money(self, cents: int) -> str:
+        """An amount as a request writes it: ``$8.00`` in US dollars, else ``8.00 GBP``."""
+        return f"${cents / 100:,.2f}" if self.currency == "USD" else f"{cents / 100:,.2f} {self.currency}"
+
+
+def needs_of(r: dict[str, Any]) -> list[dict[str, Any]]:
+    """The requirements listing ``r`` meets that a shopper could state (attribute equalities)."""
+    out = []
+    for key, v in sorted(r["attributes"].items()):
+        if key in FLAG_WORDS and v is True:
+            plain, vague = FLAG_WORDS[key]
+            out.append({"key": key, "value": True, "words": plain, "vague": vague})
+        elif key in VALUE_WORDS and isinstance(v, str) and v:
+            out.append({"key": key, "value": v, "words": VALUE_WORDS[key].format(v=v),
+                        "vague": VAGUE_VALUES.get((key, v))})
+    return out
+
+
+def query(category: str, needs: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
+    """The search query of a category, in stock, with every need as an attribute filter."""
+    q: dict[str, Any] = {"category": category, "in_stock": True, **extra}
+    if needs:
+        q["attributes"] = {n["key"]: n["value"] for n in needs}
+    return q
+
+
+def join(parts: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
