@@ -11,8 +11,8 @@ Per size ``n`` (n Buyers x n Merchants) and seed:
 3. **settlement**: every Buyer buys its cheapest candidate in stock through ``Market.submit``:
    ``place_order``, ``authorize_payment``, ``capture_payment``, ``allocate_inventory``,
    ``ship_order`` (each one proposal, validated, one atomic commit, appended durably): ``5n`` commits.
-4. **reconstruction**: the log is read back from disk and replayed from the initial state; both
-   digests must equal the live World's.
+4. **reconstruction**: the live market is released, then the log is read back from disk and
+   replayed from the initial state; both digests must equal the live World's.
 
 Unlike the paper's World-only probe, validation, VCP parsing and the lineage trace are included;
 model inference, message routing, contention and concurrency are not.
@@ -21,6 +21,7 @@ model inference, message routing, contention and concurrency are not.
 from __future__ import annotations
 
 import bisect
+import gc
 import statistics
 import tempfile
 import time
@@ -116,7 +117,10 @@ def _run(size: int, seed: int, folder: Path, durable: bool) -> ProbeRow:
         settled += 1
     settlement = time.perf_counter() - t0
     live_state, live_events, commits = market.world.state_digest(), market.world.event_digest, len(market.world.commits)
+    n_listings, edges = len(listings), sum(map(len, candidates.values()))
     log.close()
+    del market, listings, candidates, state  # reconstruction starts from the file alone, as a new process would
+    gc.collect()
 
     t0 = time.perf_counter()
     reader = CommitLog(folder / f"probe-{size}-{seed}.sqlite", readonly=True)
@@ -127,7 +131,7 @@ def _run(size: int, seed: int, folder: Path, durable: bool) -> ProbeRow:
     rebuilt = reconstruct(initial, stored, validations)
     reconstruction = time.perf_counter() - t0
     match = rebuilt.state_digest == live_state and rebuilt.event_digest == live_events
-    return ProbeRow(size, seed, len(listings), sum(map(len, candidates.values())), settled, commits,
+    return ProbeRow(size, seed, n_listings, edges, settled, commits,
                     registration, search, settlement, read, reconstruction, match)
 
 
