@@ -13,8 +13,10 @@ import json
 from typing import Any
 from urllib.parse import urlsplit
 
+from ..core.errors import AcworldError
 
-class WireError(ConnectionError):
+
+class WireError(AcworldError, ConnectionError):
     """The request could not be completed (timeout, refused or dropped connection)."""
 
 
