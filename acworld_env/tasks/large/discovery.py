@@ -68,7 +68,7 @@ def traps(view: CatalogView, category: str, needs: list[dict], budget: int | Non
 
     cap = {"max_price": budget} if budget else {}
     add("category_cheapest", "answers the cheapest in-stock listing of the category, which misses a requirement",
-        view.records(query(category, [], sort="price_asc", **cap)))
+        view.scan(query(category, [], sort="price_asc", **cap), 60))
     add("other_currency", "answers a fitting listing priced in another currency",
         [r for r in view.records(query(category, needs, sort="price_asc", **cap), any_currency=True)
          if r["currency"] != view.currency])
@@ -88,10 +88,9 @@ def draft(view: CatalogView, cap: str, rng: np.random.Generator, variant: int) -
     """One draw of a Discovery task (None when it breaks a construction rule)."""
     cats = view.categories()
     category = cats[int(rng.integers(len(cats)))]
-    pool = view.records(query(category, [], sort="price_asc"))
-    if len(pool) < 8:
+    t = view.sample(query(category, [], sort="price_asc"), rng)
+    if t is None:
         return None
-    t = pool[int(rng.integers(len(pool)))]
     every = needs_of(t)
     if cap == "query_reformulation":
         every = [n for n in every if n["vague"]]

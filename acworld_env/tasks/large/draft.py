@@ -9,7 +9,7 @@ agent would give. :func:`assemble` turns it into a :class:`TaskSpec` with one un
 * ``read_*`` (Evidence): the actor read each decisive record before deciding;
 * ``choice_*`` and the figure groups (Decision): the answer names an accepted listing / states the
   exact figures;
-* ``no_purchase`` (Validation): it engaged and bought nothing (the request asks for an answer only).
+* ``no_purchase`` (Validation): it answered and bought nothing (the request asks for an answer only).
 
 Abstention drafts (nothing fits) score the near miss seen and an abstention on that evidence.
 Every mutation replays the reference plan with one wrong decision; what it lowers is derived from
@@ -28,6 +28,8 @@ from ..spec import MutationSpec, PolicyRef, TaskSpec
 POLICY = "large_catalog_agent"
 GUARD_KINDS = ["place_order", "authorize_payment"]
 ENGAGED = ["search_listings", "get_listing"]
+DECIDED = ["submit_answer"]
+"""An answer task's guard pays once the actor answered without buying (quitting earns nothing)."""
 
 
 @dataclass
@@ -90,21 +92,23 @@ def _predicates(d: Draft, actor: str) -> list:
         return [pred("near_miss_seen", "listing_seen", 0.3, "Evidence", "Evidence", actor=actor,
                      listings=d.decisive, via=ENGAGED),
                 pred("abstained", "abstained_with_evidence", 0.6, "Decision", "Choice", actor=actor,
-                     evidence=d.decisive, unjustified=0.35),
+                     evidence=d.decisive, unjustified=0.2),
                 guard]
+    guard = pred("no_purchase", "no_commit_once_engaged", 0.1, "Validation", "Authority", actor=actor,
+                 kinds=GUARD_KINDS, engaged=DECIDED)
     out = []
     w_search = 0.15 if d.seen else 0.0
     if d.seen:
         out.append(pred("found", "listing_seen", w_search, "Search", "Evidence", actor=actor, listings=d.seen,
                         via=["search_listings"]))
     w_cite = 0.05 if d.cite else 0.0
-    w_read = round((0.3 - w_search - w_cite) / len(d.reads), 6)
+    w_read = round(0.15 / len(d.reads), 6)
     out += [pred(f"read_{i + 1}", "decisive_record_read", w_read, "Evidence", "Evidence", actor=actor, record=r)
             for i, r in enumerate(d.reads)]
     if d.cite:
         out.append(pred("cited", "answer_cites", w_cite, "Evidence", "Evidence", actor=actor, records=d.reads))
     parts = len(d.choice) + len(d.figures)
-    w = round(0.6 / parts, 6)
+    w = round((0.75 - w_search - w_cite) / parts, 6)
     out += [pred(f"choice_{f}", "answer_in_set", w, "Decision", "Choice", actor=actor, field=f, accepted=sorted(a))
             for f, a in d.choice.items()]
     out += [pred(g, "answer_fields_equal", w, "Decision", "Choice", actor=actor, expected=exp)
@@ -131,7 +135,8 @@ def _mutations(task_id: str, d: Draft) -> list[MutationSpec]:
                        _plan(d, searches=False)))
     out.append(mut("no_read", "answers from the search page without reading the records",
                    [f"read_{i + 1}" for i in range(len(d.reads))], _plan(d, reads=False)))
-    out.append(mut("gives_up", "abstains after doing the work", lowered(d, {}) + (["cited"] if d.cite else []),
+    out.append(mut("gives_up", "abstains after doing the work",
+                   lowered(d, {}) + ["no_purchase"] + (["cited"] if d.cite else []),
                    _plan(d, final=_final(d, None))))
     parts = {f"choice_{f}": [f] for f in d.choice} | {g: list(exp) for g, exp in d.figures.items()}
     if len(parts) > 1:

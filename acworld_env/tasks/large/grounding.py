@@ -25,12 +25,17 @@ PLAN = (("authoritative_attribute_read", 4), ("comparative_claim_limits", 3), ("
 def _shop_listing(view: CatalogView, rng: np.random.Generator) -> tuple[str, list[dict]] | None:
     shops = view.cat.merchants()
     shop = shops[int(rng.integers(len(shops)))]
-    stock = view.records({"merchant_id": shop, "in_stock": True, "sort": "price_asc"})
+    stock = view.scan({"merchant_id": shop, "in_stock": True, "sort": "price_asc"}, 200)
     return (shop, stock) if len(stock) >= 3 else None
 
 
 def _look(shop: str, r: dict) -> dict[str, Any]:
-    return {"merchant_id": shop, "text": r["title"][:60], "page_size": 10}
+    return {"merchant_id": shop, "text": base_title(r), "page_size": 10}
+
+
+def base_title(r: dict) -> str:
+    """The product's title without the variant's option suffix (what every variant's title starts with)."""
+    return str(r["title"]).split(" - ")[0][:80]
 
 
 def _merchant(view: CatalogView, cap: str, rng: np.random.Generator) -> Draft | None:
@@ -72,7 +77,7 @@ def _merchant(view: CatalogView, cap: str, rng: np.random.Generator) -> Draft | 
                      figures={"facts": {k: r["attributes"][k] for k in ks}, "price": {"price": r["price"]}},
                      wrong=wrong, merchant=shop, cite=True, factors={"questions": 3}, oracle={"record": r["listing_id"]})
     # conflict_and_normalization
-    every = view.records({"merchant_id": shop, "sort": "price_asc"})
+    every = view.records({"merchant_id": shop, "text": base_title(r), "sort": "price_asc"})
     variants = [x for x in every if x["product_id"] == r["product_id"]]
     live = [x for x in variants if x["in_stock"]]
     prices = sorted({x["price"] for x in live})
@@ -89,7 +94,7 @@ def _merchant(view: CatalogView, cap: str, rng: np.random.Generator) -> Draft | 
              ("count_all", "counts the out-of-stock variants too", {**answer, "in_stock_variants": len(variants)}),
              ("range_off", "reports the range of the first page only", {**answer, "highest": prices[-2]})]
     seen = sorted({low["listing_id"], high["listing_id"]})
-    return Draft(cap, "merchant", request, searches=[{"merchant_id": shop, "text": r["title"][:40], "page_size": 50}],
+    return Draft(cap, "merchant", request, searches=[{"merchant_id": shop, "text": base_title(r), "page_size": 50}],
                  reads=seen, answer=answer, figures={"range": {"lowest": prices[0], "highest": prices[-1]},
                                                      "count": {"in_stock_variants": len(live)}},
                  wrong=wrong, merchant=shop, factors={"variants": len(variants), "in_stock": len(live)},
@@ -99,10 +104,9 @@ def _merchant(view: CatalogView, cap: str, rng: np.random.Generator) -> Draft | 
 def _buyer(view: CatalogView, cap: str, rng: np.random.Generator, variant: int) -> Draft | None:
     cats = view.categories()
     category = cats[int(rng.integers(len(cats)))]
-    pool = view.records(query(category, [], sort="price_asc"))
-    if len(pool) < 8:
+    t = view.sample(query(category, [], sort="price_asc"), rng)
+    if t is None:
         return None
-    t = pool[int(rng.integers(len(pool)))]
     needs = needs_of(t)[:1]
     fits = feasible(view, category, needs, None)
     if not 3 <= len(fits) <= 40:
@@ -122,7 +126,7 @@ def _buyer(view: CatalogView, cap: str, rng: np.random.Generator, variant: int) 
         wrong = [("swapped_price", "names the dearer one as cheaper", {**answer, "cheaper": dearer["listing_id"]}),
                  ("difference_off", "gets the difference wrong", {**answer, "difference": answer["difference"] + 100}),
                  ("swapped_reviews", "names the less reviewed one", {**answer, "more_reviews": fewer["listing_id"]})]
-        return Draft(cap, "buyer", request, searches=[{"text": a["title"][:60], "page_size": 10}],
+        return Draft(cap, "buyer", request, searches=[{"text": base_title(a), "page_size": 10}],
                      reads=[a["listing_id"], b["listing_id"]], answer=answer,
                      choice={"cheaper": [cheaper["listing_id"]], "more_reviews": [more["listing_id"]]},
                      figures={"difference": {"difference": answer["difference"]}}, wrong=wrong,

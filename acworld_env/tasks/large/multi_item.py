@@ -23,10 +23,10 @@ PLAN = (("bundle_relations", 4), ("cross_merchant_cart", 4), ("merchant_total_qu
 def _item(view: CatalogView, rng: np.random.Generator, avoid: str = "") -> tuple[str, list[dict]] | None:
     cats = [c for c in view.categories() if c != avoid]
     category = cats[int(rng.integers(len(cats)))]
-    pool = view.records(query(category, [], sort="price_asc"))
-    if len(pool) < 6:
+    t = view.sample(query(category, [], sort="price_asc"), rng)
+    if t is None:
         return None
-    every = needs_of(pool[int(rng.integers(len(pool)))])
+    every = needs_of(t)
     return category, ([every[int(rng.integers(len(every)))]] if every and rng.random() < 0.7 else [])
 
 
@@ -40,7 +40,7 @@ def _quote(view: CatalogView, rng: np.random.Generator) -> Draft | None:
     if not ids:
         return None
     shop = ids[int(rng.integers(len(ids)))]
-    stock = view.records({"merchant_id": shop, "in_stock": True, "sort": "price_asc"})
+    stock = view.scan({"merchant_id": shop, "in_stock": True, "sort": "price_asc"}, 200)
     if len(stock) < 4:
         return None
     a, b = (stock[int(i)] for i in rng.choice(len(stock), size=2, replace=False))
@@ -56,7 +56,7 @@ def _quote(view: CatalogView, rng: np.random.Generator) -> Draft | None:
                "subtotal": a["price"] + b["price"], "total": a["price"] + b["price"] + fee}),
              ("fee_dropped", "leaves the fee out of the total", {**answer, "fee": 0, "total": la + lb}),
              ("fee_per_line", "charges the fee once per line", {**answer, "fee": 2 * fee, "total": la + lb + 2 * fee})]
-    look = {"merchant_id": shop, "text": a["title"][:60], "page_size": 10}
+    look = {"merchant_id": shop, "text": str(a["title"]).split(" - ")[0][:80], "page_size": 10}
     return Draft("merchant_total_quote", "merchant", request, searches=[look], reads=[a["listing_id"], b["listing_id"]],
                  answer=answer, figures={"lines": {"line_1": la, "line_2": lb},
                                          "totals": {"subtotal": la + lb, "fee": fee, "total": la + lb + fee}},
@@ -70,7 +70,7 @@ def _companion(view: CatalogView, rng: np.random.Generator, first: tuple[str, li
     if not fa:
         return None
     shop = fa[int(rng.integers(len(fa)))]["merchant_id"]
-    cats = sorted({r["category"] for r in view.records({"merchant_id": shop, "in_stock": True, "sort": "price_asc"})}
+    cats = sorted({r["category"] for r in view.scan({"merchant_id": shop, "in_stock": True, "sort": "price_asc"}, 400)}
                   & set(view.categories()) - {first[0]})
     return (cats[int(rng.integers(len(cats)))], []) if cats else None
 

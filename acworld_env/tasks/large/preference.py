@@ -27,10 +27,9 @@ def draft(view: CatalogView, cap: str, rng: np.random.Generator, variant: int) -
     """One draw of a Preference task (None when it breaks a construction rule)."""
     cats = view.categories()
     category = cats[int(rng.integers(len(cats)))]
-    pool = view.records(query(category, [], sort="price_asc"))
-    if len(pool) < 8:
+    t = view.sample(query(category, [], sort="price_asc"), rng)
+    if t is None:
         return None
-    t = pool[int(rng.integers(len(pool)))]
     every = needs_of(t)
     if not every:
         return None
@@ -44,12 +43,12 @@ def draft(view: CatalogView, cap: str, rng: np.random.Generator, variant: int) -
     wrong_first: list[tuple[str, str, dict]] = []
     ranked = fits
     if cap == "hard_over_soft":
-        brands = {r["brand"] for r in view.records(query(category, [], sort="price_asc", max_price=budget))
-                  if r["brand"]} - {r["brand"] for r in fits}
+        near = view.scan(query(category, [], sort="price_asc", max_price=budget), 200)
+        brands = {r["brand"] for r in near if r["brand"]} - {r["brand"] for r in fits}
         if not brands:
             return None
         brand = sorted(brands)[int(rng.integers(len(brands)))]
-        lure = next(r for r in view.records(query(category, [], sort="price_asc", max_price=budget)) if r["brand"] == brand)
+        lure = next(r for r in near if r["brand"] == brand)
         request = request_for(view, category, needs, budget, cheapest=True)
         request += (f" I'd love it to be by {brand} if possible, but that is only a wish; the rest is a must."
                     " Tell me which listing it is and its price in cents; don't buy anything.")
@@ -124,7 +123,7 @@ def draft(view: CatalogView, cap: str, rng: np.random.Generator, variant: int) -
 def needs_of_category(view: CatalogView, category: str) -> list[dict]:
     """Every distinct requirement some in-stock listing of the category meets."""
     seen: dict[str, dict] = {}
-    for r in view.records(query(category, [], sort="price_asc"))[:400]:
+    for r in view.scan(query(category, [], sort="price_asc"), 400):
         for n in needs_of(r):
             seen.setdefault(f"{n['key']}={n['value']}", n)
     return [seen[k] for k in sorted(seen)]

@@ -20,7 +20,7 @@ from ..spec import TaskSpec
 from . import discovery, grounding, multi_item, preference
 from .draft import Draft, assemble
 from .policy import FAMILIES
-from .view import CatalogView
+from .view import CatalogView, TooMany
 
 SUITE = "large-catalog-v1"
 PLAN: dict[str, tuple[Callable[..., Draft | None], list[tuple[str, int]]]] = {
@@ -40,7 +40,10 @@ def _family_tasks(view: CatalogView, family: str, prefix: str, rng: np.random.Ge
     for cap, count in plan:
         for i in range(count):
             for _ in range(ATTEMPTS):
-                d = make(view, cap, rng, i)
+                try:
+                    d = make(view, cap, rng, i)
+                except TooMany:
+                    continue
                 if d is not None and d.signature() not in taken and d.reads[0] not in taken:
                     taken.update({d.signature(), *d.reads})
                     break

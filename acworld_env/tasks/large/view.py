@@ -46,6 +46,14 @@ VAGUE_VALUES: dict[tuple[str, str], str] = {
 """Text attribute values in words a literal search cannot find."""
 
 
+class TooMany(Exception):
+    """A match set too large to be a task's oracle (the builder draws again; it never truncates)."""
+
+
+MAX_MATCHES = 800
+"""The most listings an oracle query may match (every one is read to compute the accepted set)."""
+
+
 class CatalogView:
     """Read-only queries of one catalog, cached per process; ``currency`` is the track's currency."""
 
@@ -61,9 +69,37 @@ class CatalogView:
 
     def records(self, q: dict[str, Any], *, any_currency: bool = False) -> list[dict[str, Any]]:
         """Every listing matching ``q`` over the whole catalog, in the query's order (track currency only
-        unless ``any_currency``)."""
-        out = self._records(json.dumps(q, sort_keys=True))
+        unless ``any_currency``); :class:`TooMany` when more than :data:`MAX_MATCHES` match."""
+        key = json.dumps(q, sort_keys=True)
+        if self.count(key) > MAX_MATCHES:
+            raise TooMany(key)
+        out = self._records(key)
         return [r for r in out if any_currency or r["currency"] == self.currency]
+
+    def count(self, key: str) -> int:
+        """How many listings the query (JSON text) matches."""
+        return int(self.cat.search_ids({**json.loads(key), "page_size": 1})[0])
+
+    def scan(self, q: dict[str, Any], n: int = 200) -> list[dict[str, Any]]:
+        """The first ``n`` matches of ``q`` in the track's currency (candidates to draw from, not an oracle)."""
+        ids: list[str] = []
+        for page in range(1, n // 50 + 2):
+            got = self.cat.search_ids({**q, "page": page, "page_size": 50})[1]
+            ids += got
+            if len(got) < 50 or len(ids) >= n:
+                break
+        return [r for r in (x.model_dump(mode="json") for x in self.cat.get_many(ids[:n]))
+                if r["currency"] == self.currency]
+
+    def sample(self, q: dict[str, Any], rng: Any) -> dict[str, Any] | None:
+        """One listing matching ``q`` drawn uniformly over the full match set (None when none is in the currency)."""
+        total = self.count(json.dumps(q, sort_keys=True))
+        if total == 0:
+            return None
+        at = int(rng.integers(total))
+        ids = self.cat.search_ids({**q, "page": at // 50 + 1, "page_size": 50})[1]
+        r = self.cat.get(ids[at % 50]).model_dump(mode="json") if at % 50 < len(ids) else None
+        return r if r is not None and r["currency"] == self.currency else None
 
     def page(self, q: dict[str, Any], n: int = 10) -> list[str]:
         """The listing ids on the first page (``n`` results) of a search."""
