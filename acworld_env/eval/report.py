@@ -12,6 +12,7 @@ HTML by :mod:`.report_html`):
    (Evidence, Choice, Execution, Authority, or Mixed when tied), as counts and shares.
 3. **Per-family means** (rows families, columns evaluations).
 4. **Stage scores** (rows stages, columns evaluations).
+5. **Per-capability means** (rows ``family.capability``, columns evaluations).
 """
 
 from __future__ import annotations
@@ -206,6 +207,19 @@ def family_table(evals: list[Evaluation]) -> TableData:
     return TableData("Per-family mean score", ["family", *(e.label for e in evals)], rows)
 
 
+def capability_table(evals: list[Evaluation]) -> TableData:
+    """Mean score per capability (``family``-prefixed, as the paper's capability tables), side by side."""
+    means = []
+    for e in evals:
+        groups: dict[str, list[float]] = defaultdict(list)
+        for r in e.scored:
+            groups[f"{r['family']}.{r.get('capability') or '-'}"].append(r["score"])
+        means.append({k: mean(v) for k, v in groups.items()})
+    keys = sorted({k for m in means for k in m})
+    return TableData("Per-capability mean score", ["capability", *(e.label for e in evals)],
+                     [[k, *(fmt(m.get(k)) for m in means)] for k in keys])
+
+
 def stage_table(evals: list[Evaluation]) -> TableData:
     """Table 4: stage scores, evaluations side by side."""
     means = [stage_means(e) for e in evals]
@@ -238,6 +252,6 @@ def repeats_table(evals: list[Evaluation]) -> TableData | None:
 
 def report_tables(evals: list[Evaluation]) -> list[TableData]:
     """Every table of a report, in order (repeat statistics only when some evaluation has repeats)."""
-    tables = [overall_table(evals), loss_table(evals), family_table(evals), stage_table(evals)]
+    tables = [overall_table(evals), loss_table(evals), family_table(evals), stage_table(evals), capability_table(evals)]
     rep = repeats_table(evals)
     return tables + ([rep] if rep else [])

@@ -34,7 +34,10 @@ def test_tables_agree_with_the_summary(random_eval):
     row = loss_table([ev]).rows[0]
     assert row[1] == str(sum(s["loss_attribution"].values()))
     assert [t.title for t in report_tables([ev])] == ["Overall (capability-v1)", "Loss attribution",
-                                                      "Per-family mean score", "Stage scores"]
+                                                      "Per-family mean score", "Stage scores",
+                                                      "Per-capability mean score"]
+    caps = {r[0]: r[1] for r in report_tables([ev])[4].rows}
+    assert all(k.count(".") >= 1 for k in caps) and len(caps) == len({(r["family"], r["capability"]) for r in ev.scored})
 
 
 def test_same_policy_twice_is_labelled_by_folder(reference_eval, tmp_path):
