@@ -11,6 +11,7 @@ Routes (all JSON; errors are ``{"error": {"code", "message", "status"}}``)::
     POST   /v1/episodes/{id}/actions         submit one VCP action                (actor credential)
     GET    /v1/episodes/{id}/result          the actor's last result, and the summary once ended
     POST   /v1/episodes/{id}/end             end it: scored, or unscored with the reason
+    GET    /v1/episodes/{id}/state           the env's state() vector
     GET    /v1/episodes/{id}/transcript      the readable transcript
     GET    /v1/tools/{role}                  the role's VCP tools (JSON schemas)
 
@@ -166,6 +167,12 @@ def create_app(host: Host | None = None) -> FastAPI:
         """End the episode: scored when the evaluated actor is done, else unscored with the reason."""
         ep = _env_or_actor(host, episode_id, request)
         return _json(host.end(ep))
+
+    @app.get(f"{API_PREFIX}/episodes/{{episode_id}}/state")
+    async def global_state(episode_id: str, request: Request) -> Response:
+        """The env's ``state()`` vector (for centralised critics), as a list of floats."""
+        ep = _env_or_actor(host, episode_id, request)
+        return _json({"state": [float(x) for x in ep.env.state()]})
 
     @app.get(f"{API_PREFIX}/episodes/{{episode_id}}/transcript", response_class=PlainTextResponse)
     async def transcript(episode_id: str, request: Request) -> str:

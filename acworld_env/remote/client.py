@@ -214,8 +214,13 @@ class RemoteAECEnv(AECEnv):
         return None
 
     def state(self) -> Any:
-        """Not served over HTTP yet: the global state vector is a local-only view."""
-        raise NotImplementedError("state() is not available over HTTP; use a local env for centralised critics")
+        """The global state vector for centralised critics (``state_space``), as the local env's."""
+        import numpy as np
+
+        if self.episode_id is None:
+            return np.zeros(self.state_space.shape, dtype=np.float32)
+        data = self._call("GET", f"{API}/episodes/{self.episode_id}/state", bearer=self._env_token)
+        return np.asarray(data["state"], dtype=np.float32)
 
     def close(self) -> None:
         """Close the server env (an open episode ends unscored) and the HTTP client."""

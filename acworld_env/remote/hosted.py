@@ -16,64 +16,20 @@ import json
 import secrets
 import threading
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..core.errors import AcworldError
 from ..envs.aec import AcworldAECEnv
 from ..observe import with_hints
+from .records import HostedEnv, HostedEpisode, RemoteError
+
+__all__ = ["Host", "HostedEnv", "HostedEpisode", "RemoteError"]
 
 ENV_KEYS = ("suite", "split", "seed", "tasks", "task_id", "task", "counterparties", "reward", "hints",
             "max_cycles", "name")
 """Constructor arguments of the env a client may set."""
 MAX_REPLIES = 256
 """Stored replies per episode for retried requests (the oldest are forgotten first)."""
-
-
-class RemoteError(AcworldError, RuntimeError):
-    """A refused request: an HTTP status, a stable code and a one-line message."""
-
-    def __init__(self, status: int, code: str, message: str) -> None:
-        super().__init__(message)
-        self.status, self.code, self.message = status, code, message
-
-    def body(self) -> dict[str, Any]:
-        """The JSON error body every refusal carries."""
-        return {"error": {"code": self.code, "message": self.message, "status": self.status}}
-
-
-@dataclass
-class HostedEnv:
-    """One client's environment: the local env class, and the credential that resets it."""
-
-    env_id: str
-    env: AcworldAECEnv
-    token: str
-    episodes: int = 0
-    current: str | None = None
-
-
-@dataclass
-class HostedEpisode:
-    """One episode and its transport state."""
-
-    episode_id: str
-    host_env: HostedEnv
-    credentials: dict[str, str]
-    status: str = "open"
-    """``open``, ``scored`` (ended after the evaluated actor finished or ran out of steps) or ``unscored``."""
-    reason: str = ""
-    audit: list[dict[str, Any]] = field(default_factory=list)
-    replies: dict[str, tuple[str, dict[str, Any]]] = field(default_factory=dict)
-    summary: dict[str, Any] | None = None
-    last_seen: float = field(default_factory=time.monotonic)
-    lock: threading.RLock = field(default_factory=threading.RLock)
-
-    @property
-    def env(self) -> AcworldAECEnv:
-        """The env playing this episode."""
-        return self.host_env.env
 
 
 class Host:
@@ -235,7 +191,12 @@ class Host:
                 env._seen[actor] = seen  # the observation the client acted on (see the docstring)
             if meta:
                 env.annotate(meta)
-            env.step(action)
+            try:
+                env.step(action)
+            except Exception as exc:  # a bug, not the agent's doing: the episode cannot be trusted any more
+                self.close(ep, f"server error during a step: {type(exc).__name__}: {str(exc)[:200]}")
+                raise RemoteError(500, "step_failed", f"the step failed on the server ({type(exc).__name__}); "
+                                                      f"episode {ep.episode_id} is closed unscored") from None
             reply = self.snapshot(ep, observe=observe and env.agent_selection == actor)
             if key is not None:
                 ep.replies[key] = (body_hash, reply)

@@ -71,6 +71,7 @@ def test_same_stream_as_the_local_env(server: tuple[str, Any], tasks: list[Any],
         want = _stream(local, _reference, meta=True)
         got = _stream(remote, _reference, meta=True)
         assert got == want
+        assert remote.state().dtype == np.float32 and np.array_equal(remote.state(), local.state())
         assert remote.unwrapped.end()["trace_digest"] == local.unwrapped.episode.market.trace.digest
         assert remote.unwrapped.known(task.actor).records == local.unwrapped.known(task.actor).records
     finally:

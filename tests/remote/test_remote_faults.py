@@ -135,3 +135,22 @@ def test_an_abandoned_episode_is_closed_unscored_with_its_reason(slow: tuple[str
     status = httpx.get(f"{url}/v1/episodes/{eid}", headers=cred, timeout=30).json()
     assert status["status"] == "unscored" and "no request for 1.5 s" in status["reason"]
     assert status["summary"]["score"] is None and _records(host, eid) == records
+
+
+def test_a_step_that_fails_on_the_server_closes_the_episode_unscored(server: tuple[str, Host], tasks: list[Any],
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    url, host = server
+    started, actor = _start(url, tasks[7].task_id)
+    eid, cred = started["episode_id"], bearer(started["credentials"][actor])
+
+    def broken(action: Any) -> None:
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(host.episodes[eid].env, "step", broken)
+    resp = httpx.post(f"{url}/v1/episodes/{eid}/actions", json={"action": None}, headers=cred, timeout=30)
+    assert resp.status_code == 500 and resp.json()["error"]["code"] == "step_failed"
+    assert "Traceback" not in resp.text
+    status = httpx.get(f"{url}/v1/episodes/{eid}", headers=cred, timeout=30).json()
+    assert status["status"] == "unscored" and "disk on fire" in status["reason"]
+    again = httpx.post(f"{url}/v1/episodes/{eid}/actions", json={"action": None}, headers=cred, timeout=30)
+    assert again.status_code == 410

@@ -1,0 +1,56 @@
+"""What the host keeps per environment and per episode, and the refusal every transport raises."""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core.errors import AcworldError
+from ..envs.aec import AcworldAECEnv
+
+
+class RemoteError(AcworldError, RuntimeError):
+    """A refused request: an HTTP status, a stable code and a one-line message."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+    def body(self) -> dict[str, Any]:
+        """The JSON error body every refusal carries."""
+        return {"error": {"code": self.code, "message": self.message, "status": self.status}}
+
+
+@dataclass
+class HostedEnv:
+    """One client's environment: the local env class, and the credential that resets it."""
+
+    env_id: str
+    env: AcworldAECEnv
+    token: str
+    episodes: int = 0
+    current: str | None = None
+
+
+@dataclass
+class HostedEpisode:
+    """One episode and its transport state."""
+
+    episode_id: str
+    host_env: HostedEnv
+    credentials: dict[str, str]
+    status: str = "open"
+    """``open``, ``scored`` (ended after the evaluated actor finished or ran out of steps) or ``unscored``."""
+    reason: str = ""
+    audit: list[dict[str, Any]] = field(default_factory=list)
+    replies: dict[str, tuple[str, dict[str, Any]]] = field(default_factory=dict)
+    summary: dict[str, Any] | None = None
+    last_seen: float = field(default_factory=time.monotonic)
+    lock: threading.RLock = field(default_factory=threading.RLock)
+
+    @property
+    def env(self) -> AcworldAECEnv:
+        """The env playing this episode."""
+        return self.host_env.env
