@@ -74,8 +74,12 @@ def _final(d: Draft, answer: dict[str, Any] | None) -> dict[str, Any]:
             "rationale": "Checked against the listing records."}
 
 
+LISTING_FIELDS = ("listing_id", "first", "second", "cheaper", "more_reviews")
+"""Answer fields that name a listing."""
+
+
 def _ids(answer: dict[str, Any]) -> set[str]:
-    return {v for v in answer.values() if isinstance(v, str) and "-p" in v and "-v" in v}
+    return {v for k, v in answer.items() if isinstance(v, str) and k in LISTING_FIELDS}
 
 
 def lowered(d: Draft, answer: dict[str, Any]) -> list[str]:

@@ -38,43 +38,50 @@ def base_title(r: dict) -> str:
     return str(r["title"]).split(" - ")[0][:80]
 
 
+def _said(key: str) -> str:
+    """A yes/no property in words."""
+    return "on sale (a compare-at price above its price)" if key == "on_sale" else FLAG_WORDS[key][0]
+
+
 def _merchant(view: CatalogView, cap: str, rng: np.random.Generator) -> Draft | None:
     got = _shop_listing(view, rng)
     if got is None:
         return None
     shop, stock = got
     r = stock[int(rng.integers(len(stock)))]
-    flags = sorted(k for k, v in r["attributes"].items() if k in FLAG_WORDS and isinstance(v, bool))
+    facts = {k: v for k, v in r["attributes"].items() if k in FLAG_WORDS and isinstance(v, bool)}
+    facts["on_sale"] = r["compare_at_price"] is not None and r["compare_at_price"] > r["price"]
+    flags = sorted(facts)
     siblings = [x for x in stock if x["product_id"] == r["product_id"] and x["listing_id"] != r["listing_id"]]
     if cap == "authoritative_attribute_read":
         if not flags:
             return None
         k = flags[int(rng.integers(len(flags)))]
-        answer = {"quantity": r["quantity"], "price": r["price"], k: r["attributes"][k]}
+        answer = {"quantity": r["quantity"], "price": r["price"], k: facts[k]}
         request = (f"A customer asks about your listing {r['listing_id']} ({r['title']}): how many units are in stock, "
-                   f"what it costs in cents, and whether it is {FLAG_WORDS[k][0]} (true or false, as field {k}). Answer "
+                   f"what it costs in cents, and whether it is {_said(k)} (true or false, as field {k}). Answer "
                    "from your listing record.")
         wrong = [("stale_stock", "states a stock count the record does not hold", {**answer, "quantity": r["quantity"] + 1}),
-                 ("flag_guessed", "guesses the property from the title", {**answer, k: not r["attributes"][k]})]
+                 ("flag_guessed", "guesses the property from the title", {**answer, k: not facts[k]})]
         if siblings and siblings[0]["price"] != r["price"]:
             wrong.append(("sibling_price", "quotes another variant's price", {**answer, "price": siblings[0]["price"]}))
         return Draft(cap, "merchant", request, searches=[_look(shop, r)], reads=[r["listing_id"]], answer=answer,
-                     figures={"stock": {"quantity": r["quantity"]}, "facts": {"price": r["price"], k: r["attributes"][k]}},
+                     figures={"stock": {"quantity": r["quantity"]}, "facts": {"price": r["price"], k: facts[k]}},
                      wrong=wrong, merchant=shop, factors={"fields": 3}, oracle={"record": r["listing_id"]})
     if cap == "evidence_backed_response":
         if len(flags) < 2:
             return None
         ks = [flags[int(i)] for i in sorted(rng.choice(len(flags), size=2, replace=False))]
-        answer = {**{k: r["attributes"][k] for k in ks}, "price": r["price"]}
+        answer = {**{k: facts[k] for k in ks}, "price": r["price"]}
         if all(answer[k] for k in ks):
             return None  # at least one honest "no"
-        request = (f"A customer writes about {r['title']} ({r['listing_id']}): is it {join([FLAG_WORDS[k][0] for k in ks])}, "
+        request = (f"A customer writes about {r['title']} ({r['listing_id']}): is it {join([_said(k) for k in ks])}, "
                    f"and what does it cost? Reply with true or false for each ({', '.join(ks)}) and the price in cents, "
                    "and cite the record you relied on.")
         wrong = [("all_yes", "says yes to every property", {**answer, **dict.fromkeys(ks, True)}),
                  ("price_off", "misquotes the price", {**answer, "price": r["price"] + 100})]
         return Draft(cap, "merchant", request, searches=[_look(shop, r)], reads=[r["listing_id"]], answer=answer,
-                     figures={"facts": {k: r["attributes"][k] for k in ks}, "price": {"price": r["price"]}},
+                     figures={"facts": {k: facts[k] for k in ks}, "price": {"price": r["price"]}},
                      wrong=wrong, merchant=shop, cite=True, factors={"questions": 3}, oracle={"record": r["listing_id"]})
     # conflict_and_normalization
     every = view.records({"merchant_id": shop, "text": base_title(r), "sort": "price_asc"})

@@ -9,6 +9,7 @@ catalog file, every oracle recomputed over that catalog's full match space and i
 from __future__ import annotations
 
 import json
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 
@@ -34,7 +35,8 @@ ATTEMPTS = 400
 
 
 def _family_tasks(view: CatalogView, family: str, prefix: str, rng: np.random.Generator,
-                  taken: set[str]) -> list[TaskSpec]:
+                  taken: set[str], strict: bool) -> list[TaskSpec]:
+    """The family's tasks; a capability the catalog cannot support raises when ``strict``, else is skipped."""
     make, plan = PLAN[family]
     out = []
     for cap, count in plan:
@@ -48,29 +50,36 @@ def _family_tasks(view: CatalogView, family: str, prefix: str, rng: np.random.Ge
                     taken.update({d.signature(), *d.reads})
                     break
             else:
-                raise RuntimeError(f"could not build a {cap} task over catalog {view.name}")
+                if strict:
+                    raise RuntimeError(f"could not build a {cap} task over catalog {view.name}")
+                warnings.warn(f"{cap}: the catalog {view.name} has too little to build task {i + 1} of {count} "
+                              "from (e.g. no typed attributes); skipped", stacklevel=3)
+                break
             out.append(assemble(f"{prefix}/{family.split('_', 1)[1]}/{d.role}/{cap}/{i + 1:02d}", family, d,
                                 catalog=view.name, catalog_hash=view.cat.content_hash))
     return out
 
 
 def build_large(catalog: Catalog, name: str, *, seed: int = 0, frozen: bool = True,
-                families: tuple[str, ...] = FAMILIES) -> list[TaskSpec]:
-    """The track's tasks over ``catalog`` (named ``name`` in the tasks: ``large-v1`` or ``file:<path>``)."""
+                families: tuple[str, ...] = FAMILIES, strict: bool = True) -> list[TaskSpec]:
+    """The track's tasks over ``catalog`` (named ``name`` in the tasks: ``large-v1`` or ``file:<path>``).
+
+    ``strict=False`` (a user's catalog) skips, with a warning, the tasks a catalog cannot support, e.g.
+    vague-word tasks over a catalog without typed attributes."""
     view = CatalogView(catalog, name)
     prefix = SUITE if frozen else f"{SUITE}-generated-{seed}"
     taken: set[str] = set()
     tasks: list[TaskSpec] = []
     for k, family in enumerate(families):
         rng = np.random.default_rng([21, k, 2027] if frozen else [21, k, seed, 7])
-        tasks += _family_tasks(view, family, prefix, rng, taken)
+        tasks += _family_tasks(view, family, prefix, rng, taken, strict)
     return tasks
 
 
-def build_over_file(path: str | Path, *, seed: int = 0, frozen: bool = False) -> list[TaskSpec]:
-    """The track's tasks over a catalog file a user built (``acworld catalog build``)."""
+def build_over_file(path: str | Path, *, seed: int = 0, frozen: bool = False, strict: bool = False) -> list[TaskSpec]:
+    """The track's tasks over a catalog file a user built (``acworld catalog build``); see :func:`build_large`."""
     p = Path(path).resolve()
-    return build_large(open_catalog(f"file:{p}"), f"file:{p}", seed=seed, frozen=frozen)
+    return build_large(open_catalog(f"file:{p}"), f"file:{p}", seed=seed, frozen=frozen, strict=strict)
 
 
 def build_frozen() -> list[TaskSpec]:

@@ -35,6 +35,9 @@ VALUE_WORDS: dict[str, str] = {
     "sole": "with a {v} sole", "connector": "with a {v} connector", "pet": "for a {v}",
 }
 """Text attributes a shopper may ask for, as words."""
+OPTION_WORDS: dict[str, str] = {"color": "in {v}", "size": "in size {v}", "material": "in {v}", "style": "in the {v} style",
+                                "scent": "with the {v} scent", "flavor": "in the {v} flavour", "pattern": "with the {v} pattern"}
+"""Variant options a shopper may ask for (catalogs without typed attributes, e.g. storefront dumps)."""
 VAGUE_VALUES: dict[tuple[str, str], str] = {
     ("level", "beginner"): "for someone just starting out",
     ("level", "advanced"): "for somebody who has done this for years",
@@ -125,14 +128,18 @@ def needs_of(r: dict[str, Any]) -> list[dict[str, Any]]:
         elif key in VALUE_WORDS and isinstance(v, str) and v:
             out.append({"key": key, "value": v, "words": VALUE_WORDS[key].format(v=v),
                         "vague": VAGUE_VALUES.get((key, v))})
+    for key, v in sorted(r.get("options", {}).items()):
+        if isinstance(v, str) and v and key in OPTION_WORDS:
+            out.append({"key": key, "value": v, "words": OPTION_WORDS[key].format(v=v), "vague": None,
+                        "group": "options"})
     return out
 
 
 def query(category: str, needs: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
     """The search query of a category, in stock, with every need as an attribute filter."""
     q: dict[str, Any] = {"category": category, "in_stock": True, **extra}
-    if needs:
-        q["attributes"] = {n["key"]: n["value"] for n in needs}
+    for n in needs:
+        q.setdefault(n.get("group", "attributes"), {})[n["key"]] = n["value"]
     return q
 
 
