@@ -1,4 +1,8 @@
-"""Many HTTP episodes at once from one client process (asyncio + httpx), for the load test and benchmark.
+"""Many HTTP episodes at once from one client process, for the load test and the benchmark.
+
+Two clients: asyncio + httpx (:func:`run_load`), and threads each holding one kept-alive
+standard-library connection (:func:`run_load_threads`, a lighter client, so the figures are more
+the server's).
 
 Each episode is a task's reference policy played over the plain HTTP API, one request per action
 (``observe: true`` returns the next observation with the reply; ``seen`` says how much of it the
@@ -8,12 +12,15 @@ policy acted on), then ended; the server writes each scored run, which the calle
 from __future__ import annotations
 
 import asyncio
+import json
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..policies.make import make_policy
 from ..tasks.spec import TaskSpec
+from .wire import Wire
 
 API = "/v1"
 
@@ -82,3 +89,48 @@ async def _run(url: str, tasks: list[TaskSpec], concurrent: bool, timeout: float
 def run_load(url: str, tasks: list[TaskSpec], *, concurrent: bool = True, timeout: float = 120.0) -> LoadReport:
     """Play every task of ``tasks`` against the server at ``url``: all at once (one coroutine each), or in turn."""
     return asyncio.run(_run(url, tasks, concurrent, timeout))
+
+
+def play_wire(url: str, task: TaskSpec, *, suite: str = "capability-v1", seed: int = 0,
+              latencies: list[float] | None = None) -> dict:
+    """:func:`play_http` on its own kept-alive connection (:class:`~acworld_env.remote.wire.Wire`), blocking."""
+    wire = Wire(url)
+
+    def call(method: str, path: str, body: Any = None, headers: dict[str, str] | None = None) -> Any:
+        status, _, data = wire.request(method, API + path, json_body=body, headers=headers)
+        if status >= 400:
+            raise RuntimeError(f"{method} {path}: {status} {data[:300]!r}")
+        return json.loads(data)
+
+    try:
+        started = call("POST", "/episodes", {"task_id": task.task_id, "suite": suite, "episode_seed": seed})
+        eid, state = started["episode_id"], started["state"]
+        actor = state["agent_selection"]
+        headers = {"Authorization": f"Bearer {started['credentials'][actor]}"}
+        policy = make_policy(task.reference)
+        policy.reset(seed)
+        n = 0
+        while not (state["terminations"][actor] or state["truncations"][actor]):
+            obs = state["observation"]["raw"]
+            action = policy.act(obs)
+            if action is not None and not isinstance(action, dict):
+                action = action.model_dump(mode="json", exclude_none=True)
+            n += 1
+            t0 = time.perf_counter()
+            state = call("POST", f"/episodes/{eid}/actions", {"action": action, "seen": len(obs["inbox"]), "observe": True},
+                         {**headers, "Idempotency-Key": f"{eid}-{n}"})
+            if latencies is not None:
+                latencies.append(time.perf_counter() - t0)
+        return call("POST", f"/episodes/{eid}/end", None, headers)
+    finally:
+        wire.close()
+
+
+def run_load_threads(url: str, tasks: list[TaskSpec], *, threads: int | None = None) -> LoadReport:
+    """Play every task of ``tasks`` at once, one thread (and connection) each, against the server at ``url``."""
+    report = LoadReport()
+    t0 = time.perf_counter()
+    with ThreadPoolExecutor(max_workers=threads or max(1, len(tasks))) as pool:
+        report.summaries = list(pool.map(lambda t: play_wire(url, t, latencies=report.latencies), tasks))
+    report.wall = time.perf_counter() - t0
+    return report

@@ -9,16 +9,17 @@ import pytest
 import acworld_env
 from acworld_env.artifacts import verify_run
 from acworld_env.policies.make import make_policy
-from acworld_env.remote.load import run_load
+from acworld_env.remote.load import run_load, run_load_threads
 from acworld_env.remote.parity import play
 
 CONCURRENT = 64
 
 
 @pytest.mark.timeout(400)
-def test_64_concurrent_episodes_all_verified(server: tuple[str, Any], tasks: list[Any]) -> None:
+@pytest.mark.parametrize("load", [run_load, run_load_threads], ids=["asyncio-httpx", "threads"])
+def test_64_concurrent_episodes_all_verified(server: tuple[str, Any], tasks: list[Any], load: Any) -> None:
     chosen = [tasks[(i * 7) % len(tasks)] for i in range(CONCURRENT)]
-    report = run_load(server[0], chosen)
+    report = load(server[0], chosen)
     assert len(report.summaries) == CONCURRENT
     assert len({s["episode_id"] for s in report.summaries}) == CONCURRENT
     local: dict[str, str] = {}
