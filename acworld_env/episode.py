@@ -53,7 +53,12 @@ class Episode:
             p.reset(seed)
         self.steps = {a: 0 for a in self.agents}
         self.last: dict[str, StepResult | None] = {a: None for a in [*self.agents, *scripted]}
-        self.requests = {task.actor: task.request}
+        self.requests = {**task.counterparty_requests, task.actor: task.request}
+        """Each actor's request: the evaluated actor's, and every other actor's own (its side of the task)."""
+        self._acted: set[str] = set()
+        """Agents that acted in the current round (the clock moves once every live agent has acted)."""
+        self.retired: set[str] = set()
+        """Agents an outside loop stopped (e.g. a cap on their actions): the clock no longer waits for them."""
         self._react()
 
     # -- observation ---------------------------------------------------------
@@ -69,20 +74,45 @@ class Episode:
     # -- acting ----------------------------------------------------------------
     def act(self, actor: str, action: Any, meta: dict[str, Any] | None = None, *,
             seen: int | None = None) -> StepResult:
-        """Submit one agent action, then let counterparties react and the clock move.
+        """Submit one agent action, then let counterparties react; the clock moves when the round is over.
 
-        The actor's unread messages are taken first: it acted on an observation showing them. ``seen``
-        says how many of them that observation showed when the caller knows (the environment: none if
-        the agent acted without observing); by default all.
+        A round is over once every live agent (:meth:`live_agents`) has acted once in it: with one
+        agent (scripted counterparties) after each of its actions, with several (self-play) after each
+        has had its turn, so the market's timing is the same both ways. An agent acting a second time
+        in a round closes the round first. The actor's unread messages are taken first: it acted on
+        an observation showing them. ``seen`` says how many of them that observation showed when the
+        caller knows (the environment: none if the agent acted without observing); by default all.
         """
         self.market.take_unread(actor, seen)
+        if actor in self._acted:
+            self._close_round()
         result = self.market.submit(actor, action, meta)
         self.last[actor] = result
         self.steps[actor] = self.steps.get(actor, 0) + 1
+        self._acted.add(actor)
         self._react()
+        if self._round_over():
+            self._close_round()
+        return result
+
+    def live_agents(self) -> list[str]:
+        """Agents still playing: not finished, not out of steps, not retired."""
+        return [a for a in self.agents if not self.finished(a) and not self.truncated(a) and a not in self.retired]
+
+    def retire(self, actor: str) -> None:
+        """Stop waiting for ``actor`` (an outside loop ended it); closes the round if it was the last to act."""
+        self.retired.add(actor)
+        if self._acted and self._round_over():
+            self._close_round()
+
+    def _round_over(self) -> bool:
+        return all(a in self._acted for a in self.live_agents())
+
+    def _close_round(self) -> None:
+        """Move the clock one round, deliver what is due, and let counterparties react."""
+        self._acted.clear()
         self.market.advance()
         self._react()
-        return result
 
     def _react(self) -> None:
         for actor, policy in self.counterparties.items():

@@ -22,7 +22,14 @@ a rejection (code and message) in the next observation and the episode goes on.
 of an episode is the task's evaluated actor; the task's deterministic counterparties act inside
 ``step()`` through the same path. With ``counterparties="agents"`` every actor of the task is an
 agent (self-play, many-to-many training), taking turns in the order: evaluated actor first, then
-the others as the task lists them.
+the others as the task lists them. Each agent reads its own request and mandate (the task's
+``counterparty_requests`` and ``counterparty_mandates``).
+
+## Clock
+The market clock (``round``, when scheduled notices arrive) advances once per round: after every
+live agent has acted once. With scripted counterparties that is after each of the evaluated
+actor's actions; in self-play after each agent has had its turn, so a task's timing is the same
+both ways.
 
 ## Observation space
 A role-private ``gymnasium.spaces.Dict``: ``text`` (the request in natural language, the
@@ -48,7 +55,10 @@ use :class:`acworld_env.wrappers.ActionMenu`.
 ``reward="potential"`` (default): the reward of each step is the change of the task score
 ``S = sum(w * c) / sum(w)`` of the trace so far (the potential starts at 0 at reset), credited to
 the evaluated actor, so the rewards of an episode sum to its final score. ``reward="terminal"``:
-0 until the evaluated actor is done, then the whole score. Other agents (self-play) get 0.
+0 until the evaluated actor is done, then the whole score. In self-play every other agent is
+paid the same way by its own rubric (the task's ``counterparty_rubrics``: its limit kept, its
+surplus, its privacy, its obligations fulfilled, :mod:`acworld_env.tasks.sides`): its rewards sum
+to its own score when it ends, and its ``info`` carries its own credits.
 
 ## Termination and truncation
 An agent terminates when its terminal action (``submit_answer``, ``abstain``, ``finish``) is
@@ -69,7 +79,8 @@ Every agent: ``task_id``, ``actor``, ``role``, ``evaluated``, ``step``, ``valida
 result of its last action: kind, accepted, code, message, result, commit), ``trace_digest``,
 ``episode_seed`` (the keys are there from reset on: before an agent's first action ``validation``
 has the same keys with ``kind`` None and ``accepted`` False). The evaluated actor also: ``score``, ``full_credit``, ``credits`` and
-``evidence`` per predicate, ``stages``, ``loss_group``. Every agent's info also says which
+``evidence`` per predicate, ``stages``, ``loss_group``; in self-play every other agent with a
+rubric has the same fields for its own rubric. Every agent's info also says which
 ``hints`` mode ran ("off" or "structured").
 
 ## Arguments
@@ -104,6 +115,7 @@ from gymnasium import logger, spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from ..core.sides import actor_task
 from ..episode import Episode
 from ..observe import render_text, with_hints
 from ..scoring import score_episode
@@ -252,6 +264,12 @@ class AcworldAECEnv(AECEnv):
         self._rendered = 0
         self._potential = potential = EpisodeReward(task, self.reward_mode)  # type: ignore[arg-type]
         potential.score = score_episode(task, self.episode.market)
+        self._sides: dict[str, EpisodeReward] = {}
+        """Every other agent's own reward, from its rubric (``counterparty_rubrics``; self-play only)."""
+        for a in agents:
+            if a != task.actor and task.counterparty_rubrics.get(a):
+                side = self._sides[a] = EpisodeReward(actor_task(task, a), self.reward_mode)  # type: ignore[arg-type]
+                side.score = score_episode(side.tracker.task, self.episode.market)
         self.infos = {a: self._info(a) for a in agents}
         self.actors = list(agents)
         """Every agent of the episode, including those already finished and removed from ``agents``."""
@@ -286,10 +304,17 @@ class AcworldAECEnv(AECEnv):
         for a in self.agents:
             self.terminations[a] = self.episode.finished(a)
             self.truncations[a] = not self.terminations[a] and (self._out_of_steps(a) or over)
+        for a in self.agents:
+            if self.truncations[a] and not over:  # e.g. max_cycles: the clock stops waiting for it
+                self.episode.retire(a)
         assert self._potential is not None
         reward = self._potential.update(self.episode.market, done=over)
         if evaluated in self.rewards:
             self.rewards[evaluated] = reward
+        for a, side in self._sides.items():
+            if a in self.rewards:
+                ended = over or self.terminations[a] or self.truncations[a]
+                self.rewards[a] = side.update(self.episode.market, done=ended)
         for a in self.agents:
             self.infos[a] = self._info(a)
         self._accumulate_rewards()
@@ -326,6 +351,8 @@ class AcworldAECEnv(AECEnv):
         }
         if agent == self.task.actor and self._potential is not None:
             info.update(self._potential.info())
+        elif agent in getattr(self, "_sides", {}):
+            info.update(self._sides[agent].info())
         return info
 
     def annotate(self, meta: dict[str, Any]) -> None:
@@ -357,6 +384,14 @@ class AcworldAECEnv(AECEnv):
     def score(self) -> Any:
         """The evaluated actor's current :class:`~acworld_env.scoring.Score`."""
         return self._potential.score if self._potential is not None else None
+
+    def score_of(self, agent: str) -> Any:
+        """``agent``'s current :class:`~acworld_env.scoring.Score` by its own rubric (the evaluated actor's is
+        :attr:`score`; in self-play every other agent with a rubric has one), or None."""
+        if self.task is not None and agent == self.task.actor:
+            return self.score
+        side = getattr(self, "_sides", {}).get(agent)
+        return side.score if side is not None else None
 
     # -- rendering ------------------------------------------------------------------
     def render(self) -> str | None:

@@ -154,3 +154,43 @@ def valid_proposals(si: ScoreInput, p: dict) -> tuple[float, dict]:
     own = [r for r in si.by(p["actor"]) if r.kind not in QUERY_KINDS]
     ok = sum(1 for r in own if r.accepted)
     return fraction(ok, len(own), rejected=[r.n for r in own if not r.accepted])
+
+
+SETTLED_STATUSES = frozenset({"shipped", "delivered", "closed", "cancelled"})
+"""Order statuses in which a merchant owes no more shipping on a paid order."""
+
+
+@predicate("obligations_kept")
+def obligations_kept(si: ScoreInput, p: dict) -> tuple[float, dict]:
+    """Share of what the actor owes that it delivered; 1.0 when it owes nothing.
+
+    A ``buyer`` owes payment in full for every order it placed during the episode (a cancelled
+    order owes nothing) and an order for every deal it agreed (a thread agreed but never ordered,
+    a quote accepted but never ordered). A ``merchant`` owes shipment of every order of its own
+    that holds money (captured above refunded) and is not yet shipped, delivered, closed or
+    cancelled.
+    """
+    actor, state = p["actor"], si.state
+    before = set(si.task.initial_state.get("orders") or {})
+    owed: list[str] = []
+    unmet: list[str] = []
+    if p["role"] == "buyer":
+        for oid, order in sorted(state.get("orders", {}).items()):
+            if order["buyer"] != actor or oid in before or order["status"] == "cancelled":
+                continue
+            owed.append(oid)
+            if order["captured"] < order["total"]:
+                unmet.append(oid)
+        for table, status in (("threads", "agreed"), ("quotes", "accepted")):
+            for rid, rec in sorted(state.get(table, {}).items()):
+                if rec.get("buyer") == actor and rec.get("status") == status:
+                    owed.append(rid)
+                    unmet.append(rid)
+    else:
+        for oid, order in sorted(state.get("orders", {}).items()):
+            if order["merchant"] != actor or order["captured"] <= order.get("refunded", 0):
+                continue
+            owed.append(oid)
+            if order["status"] not in SETTLED_STATUSES:
+                unmet.append(oid)
+    return fraction(len(owed) - len(unmet), len(owed), owed=owed, unmet=unmet)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from . import families  # noqa: F401  (registers the family builders)
 from .names import FAMILY_BUILDERS, register_suite
+from .sides import with_sides
 from .spec import TaskSpec
 
 CAPABILITY_FAMILIES = ("T1_discovery", "T2_grounding", "T3_preference", "T4_negotiation", "T5_multi_item",
@@ -17,8 +18,9 @@ CAPABILITY_FAMILIES = ("T1_discovery", "T2_grounding", "T3_preference", "T4_nego
 
 
 def build_capability(seed: int = 0, *, frozen: bool = True) -> list[TaskSpec]:
-    """Build the suite's tasks from the family builders."""
-    return [t for fam in CAPABILITY_FAMILIES if fam in FAMILY_BUILDERS
+    """Build the suite's tasks from the family builders; every task gets a rubric for each of its
+    other actors (:func:`~acworld_env.tasks.sides.with_sides`)."""
+    return [with_sides(t) for fam in CAPABILITY_FAMILIES if fam in FAMILY_BUILDERS
             for t in FAMILY_BUILDERS[fam](seed=seed, frozen=frozen)]
 
 

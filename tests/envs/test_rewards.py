@@ -31,13 +31,14 @@ def test_random_rewards_sum_to_the_score(reward):
         assert out["rewards"][actor] == pytest.approx(out["score"].score, abs=1e-9)
 
 
-def test_self_play_rewards_go_to_the_evaluated_actor():
+def test_self_play_pays_every_agent_by_its_own_rubric():
     env = acworld_env.make("capability-v1", counterparties="agents")
     for seed in range(20):
         out = play(env, seed=seed, sample_seed=seed)
         actor = out["task"].actor
         assert out["rewards"][actor] == pytest.approx(out["score"].score, abs=1e-9)
-        assert all(r == 0 for a, r in out["rewards"].items() if a != actor)
+        for a, r in out["rewards"].items():
+            assert r == pytest.approx(env.unwrapped.score_of(a).score, abs=1e-9), a
 
 
 def test_terminal_mode_pays_only_at_the_end():

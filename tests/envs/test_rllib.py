@@ -52,7 +52,8 @@ def test_rllib_conventions_over_a_mixed_suite():
         agent_sets.add(frozenset(out["agents"]))
         actor = out["task"].actor
         assert out["paid"][actor] == pytest.approx(out["score"], abs=1e-9)  # no reward held back or lost
-        assert all(r == 0 for a, r in out["paid"].items() if a != actor)
+        for a, r in out["paid"].items():  # every agent is paid its own score (its rubric), nothing held back
+            assert r == pytest.approx(env.par.unwrapped.score_of(a).score, abs=1e-9), a
     assert len(agent_sets) >= 2  # tasks with different actors, one agent-id space
     with pytest.raises(RuntimeError, match="episode is over"):
         env.step({})

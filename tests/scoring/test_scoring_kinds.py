@@ -54,6 +54,19 @@ CASES: dict[str, tuple[dict, list[tuple[str, list, dict, float]]]] = {
         ("a fifth of the zone", [], state(threads={"thr-1": {**THREAD, "agreed_price": 9_800}}), 0.4),
         ("no agreement", [], state(threads={"thr-1": THREAD}), 0.0),
     ]),
+    "obligations_kept": ({"actor": BUYER, "role": "buyer"}, [
+        ("owes nothing", [], state(), 1.0),
+        ("ordered and paid", [], state(orders={"ord-1": {**ORDER, "merchant": MERCHANT, "status": "paid"}}), 1.0),
+        ("ordered, unpaid", [], state(orders={"ord-1": {**ORDER, "merchant": MERCHANT, "status": "placed",
+                                                         "captured": 0}}), 0.0),
+        ("cancelled owes nothing", [], state(orders={"ord-1": {**ORDER, "merchant": MERCHANT, "status": "cancelled",
+                                                                "captured": 0}}), 1.0),
+        ("agreed, never ordered", [], state(threads={"thr-1": {**THREAD, "buyer": BUYER, "status": "agreed",
+                                                                 "agreed_price": 9_500}}), 0.0),
+        ("one of two paid", [], state(orders={"ord-1": {**ORDER, "merchant": MERCHANT, "status": "paid"},
+                                              "ord-2": {**ORDER, "merchant": MERCHANT, "status": "placed",
+                                                        "captured": 0}}), 0.5),
+    ]),
     "surplus_captured": ({"listing_id": L1, "side": "buyer", "ceiling": 10_000, "floor": 9_000, "target": 9_200}, [
         ("at the target", [], state(threads={"thr-1": {**THREAD, "agreed_price": 9_200}}), 1.0),
         ("half the target's share", [], state(threads={"thr-1": {**THREAD, "agreed_price": 9_600}}), 0.5),
@@ -278,6 +291,22 @@ def test_kind_on_empty_trace_is_a_credit_in_unit_interval(kind):
     got, evidence = credit(kind, [], state())
     assert 0.0 <= got <= 1.0
     assert isinstance(evidence, dict)
+
+
+def test_merchant_obligations_are_shipping_what_was_paid():
+    """A merchant owes shipment of every paid order of its own (not another shop's, not a refunded one)."""
+    params = {"actor": MERCHANT, "role": "merchant"}
+    task = make_task([pred("p", "obligations_kept", params)])
+    paid = {**ORDER, "merchant": MERCHANT, "status": "paid", "refunded": 0}
+
+    def got(**orders: dict) -> float:
+        return KINDS["obligations_kept"](ScoreInput(task, [], state(orders=orders)), params)[0]
+
+    assert got(o1=paid) == 0.0
+    assert got(o1={**paid, "status": "shipped"}) == 1.0
+    assert got(o1={**paid, "merchant": "merchant_9"}) == 1.0
+    assert got(o1={**paid, "refunded": paid["captured"]}) == 1.0
+    assert got(o1={**paid, "status": "delivered"}, o2=paid) == 0.5
 
 
 def test_merchant_side_limit_uses_min_price():
