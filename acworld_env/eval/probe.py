@@ -52,6 +52,8 @@ class ProbeRow:
     read: float
     reconstruction: float
     digests_match: bool
+    reconstruction_cpu: float = 0.0
+    """CPU seconds of the replay (wall time also counts other processes sharing the cores)."""
 
     @property
     def edge_share(self) -> float:
@@ -127,12 +129,12 @@ def _run(size: int, seed: int, folder: Path, durable: bool) -> ProbeRow:
     initial, stored, validations = reader.get_meta("initial_state"), reader.commits(), reader.validations()
     reader.close()
     read = time.perf_counter() - t0
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     rebuilt = reconstruct(initial, stored, validations)
-    reconstruction = time.perf_counter() - t0
+    reconstruction, reconstruction_cpu = time.perf_counter() - t0, time.process_time() - c0
     match = rebuilt.state_digest == live_state and rebuilt.event_digest == live_events
     return ProbeRow(size, seed, n_listings, edges, settled, commits,
-                    registration, search, settlement, read, reconstruction, match)
+                    registration, search, settlement, read, reconstruction, match, reconstruction_cpu)
 
 
 def _go(market: Any, actor: str, raw: dict) -> dict:
@@ -160,11 +162,12 @@ def table(rows: list[ProbeRow], durable: bool = True) -> list[str]:
            f"with validation and trace, {'durable (synchronous=FULL) ' if durable else ''}SQLite log, reconstruction "
            "from the file.", "",
            f"{'n':>6} {'seed':>4} {'edges':>6} {'of pairs':>8} {'settled':>7} {'commits':>7} {'register':>9} "
-           f"{'search':>8} {'settle':>8} {'read':>7} {'replay':>8}  digests"]
+           f"{'search':>8} {'settle':>8} {'read':>7} {'replay':>8} {'cpu':>7}  digests"]
     for r in rows:
         out.append(f"{r.size:>6} {r.seed:>4} {r.edges:>6} {r.edge_share:>8.2%} {r.settled:>7} {r.commits:>7} "
                    f"{r.registration:>8.3f}s {r.search:>7.3f}s {r.settlement:>7.3f}s {r.read:>6.3f}s "
-                   f"{r.reconstruction:>7.3f}s  {'match' if r.digests_match else 'MISMATCH'}")
+                   f"{r.reconstruction:>7.3f}s {r.reconstruction_cpu:>6.3f}s  "
+                   f"{'match' if r.digests_match else 'MISMATCH'}")
     out += ["", "Means over seeds:"]
     for size in sorted({r.size for r in rows}):
         rs = [r for r in rows if r.size == size]
@@ -173,7 +176,8 @@ def table(rows: list[ProbeRow], durable: bool = True) -> list[str]:
             return statistics.fmean(getattr(r, attr) for r in rs)
         out.append(f"{size:>6}  register {mean('registration'):.3f}s  search {mean('search'):.3f}s  "
                    f"settle {mean('settlement'):.3f}s  read {mean('read'):.3f}s  replay {mean('reconstruction'):.3f}s "
-                   f"({mean('reconstruction') / mean('commits') * 1e6:.0f} us/commit)")
+                   f"(cpu {mean('reconstruction_cpu'):.3f}s, {mean('reconstruction_cpu') / mean('commits') * 1e6:.0f} "
+                   "us cpu/commit)")
     p = PAPER_AT_1000
     out.append(f"paper's release at 1000: register {p['registration']:.2f}s  settle {p['settlement']:.1f}s  "
                f"replay {p['reconstruction']:.1f}s")

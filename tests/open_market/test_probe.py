@@ -33,6 +33,6 @@ def test_the_command_runs_and_refuses_bad_sizes() -> None:
 @pytest.mark.slow
 def test_reconstruction_at_1000_is_under_a_second_and_linear() -> None:
     small, large = run_probe([100], 1)[0], run_probe([1000], 1)[0]
-    assert large.digests_match and large.reconstruction < 1.0
-    per_small, per_large = small.reconstruction / small.commits, large.reconstruction / large.commits
-    assert per_large < 3 * per_small
+    assert large.digests_match and large.reconstruction_cpu < 1.0  # CPU: the cores are shared in CI
+    per_small, per_large = small.reconstruction_cpu / small.commits, large.reconstruction_cpu / large.commits
+    assert per_large < 2 * per_small
