@@ -59,7 +59,10 @@ class Host:
             raise RemoteError(422, "bad_config", f"unknown env argument(s) {unknown}; allowed: {list(ENV_KEYS)}")
         self.reap()
         if len(self.envs) >= self.max_envs:
-            raise RemoteError(503, "server_full", f"{self.max_envs} environments are open; end some first")
+            for idle in [h for h in self.envs.values() if h.current is None][: len(self.envs) - self.max_envs + 1]:
+                self.drop_env(idle)  # ended episodes are kept until the room is needed, oldest first
+        if len(self.envs) >= self.max_envs:
+            raise RemoteError(503, "server_full", f"{self.max_envs} environments have open episodes; end some first")
         try:
             env = AcworldAECEnv(**self._with_tasks({k: v for k, v in config.items() if v is not None}))
         except (KeyError, ValueError, TypeError) as exc:
@@ -248,6 +251,7 @@ class Host:
                 "event_digest": market.world.event_digest if market else None,
                 "state_digest": market.world.state_digest() if market else None,
                 "records": len(market.trace.records) if market else 0, "run_dir": None,
+                "refused_requests": list(ep.audit),
             }
             if scored and self.runs_dir is not None and market is not None and score is not None and env.task:
                 from ..scoring import save_task_run

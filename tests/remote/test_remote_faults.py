@@ -16,7 +16,7 @@ from conftest import bearer
 
 import acworld_env
 from acworld_env.policies.make import make_policy
-from acworld_env.remote import Host
+from acworld_env.remote import Host, RemoteError
 from acworld_env.remote.parity import play
 from acworld_env.remote.protocol import MAX_BODY_BYTES
 from acworld_env.remote.serve import ServerThread
@@ -154,3 +154,18 @@ def test_a_step_that_fails_on_the_server_closes_the_episode_unscored(server: tup
     assert status["status"] == "unscored" and "disk on fire" in status["reason"]
     again = httpx.post(f"{url}/v1/episodes/{eid}/actions", json={"action": None}, headers=cred, timeout=30)
     assert again.status_code == 410
+
+
+def test_a_full_server_makes_room_from_ended_episodes_only(tasks: list[Any]) -> None:
+    host = Host(max_envs=2)
+    first = host.create_env({"task_id": tasks[0].task_id})
+    ep = host.reset(first, 0, None)
+    second = host.create_env({"task_id": tasks[0].task_id})
+    host.reset(second, 0, None)
+    with pytest.raises(RemoteError) as full:
+        host.create_env({"task_id": tasks[0].task_id})
+    assert full.value.status == 503 and full.value.code == "server_full"
+    host.end(ep)
+    third = host.create_env({"task_id": tasks[0].task_id})
+    assert first.env_id not in host.envs and {second.env_id, third.env_id} <= set(host.envs)
+    assert ep.episode_id not in host.episodes and not any(e == ep.episode_id for e, _ in host.tokens.values())
