@@ -1,0 +1,142 @@
+"""The baselines table (issue 18 §8): every baseline per family, on the frozen suite and on a generated split.
+
+    python examples/baselines_table.py                       # writes baselines/capability-v1-baselines.json
+
+Rows: the null baselines (``idle``, ``finish``, ``abstain``), ``random`` (mean over seeds), every
+family's shortcut scripts, and the task's reference policy: run here with
+:func:`acworld_env.eval.baseline_gate.run_baselines` (the same runs ``acworld validate`` gates) and
+:func:`acworld_env.eval.rollout.run_episode`. The learned baselines (SB3 MaskablePPO, RLlib PPO)
+need ``torch``; when a results file of theirs is present (``--learned FILE``, written by their
+example scripts) its figures are added, otherwise their rows say "not run here" and give the
+command that produces them. Prints the tables as markdown and writes them as JSON (and ``.md``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+from statistics import mean
+from typing import Any
+
+from acworld_env.eval.baseline_gate import RANDOM_SEEDS, run_baselines
+from acworld_env.eval.rollout import run_episode
+from acworld_env.policies.make import make_policy
+from acworld_env.tasks.spec import TaskSpec
+from acworld_env.tasks.suites import load_suite
+
+ROOT = Path(__file__).resolve().parents[1]
+LEARNED = {
+    "MaskablePPO (SB3)": "pip install 'acworld-env[rl]' && python examples/sb3_maskable_ppo.py "
+                         "--out baselines/sb3_maskable_ppo.json",
+    "PPO (RLlib, self-play)": "pip install 'acworld-env[rl]' && python examples/rllib_ppo.py "
+                              "--out baselines/rllib_ppo.json",
+}
+"""Learned baselines: the command that produces each row (they need torch)."""
+
+
+def reference_scores(tasks: list[TaskSpec]) -> dict[str, tuple[float, bool]]:
+    """The reference policy's score and full credit, by task."""
+    out = {}
+    for task in tasks:
+        s = run_episode(task, make_policy(task.reference), seed=0).score
+        out[task.task_id] = (s.score, s.full_credit)
+    return out
+
+
+def split_table(tasks: list[TaskSpec], seeds: int) -> dict[str, Any]:
+    """Family means (and the mean over all tasks a baseline ran on) of every baseline on ``tasks``."""
+    family = {t.task_id: t.family for t in tasks}
+    families = sorted(set(family.values()), key=lambda f: (len(f.split("_")[0]), f))
+    by: dict[str, dict[str, dict[str, float]]] = {}
+    full: dict[str, dict[str, int]] = {}
+    for run in run_baselines(tasks, seeds=seeds):
+        by.setdefault(run.baseline, {})[run.family] = dict(run.scores)
+        full.setdefault(run.baseline, {})[run.family] = sum(run.full.values())
+    for tid, (score, is_full) in reference_scores(tasks).items():
+        by.setdefault("reference", {}).setdefault(family[tid], {})[tid] = score
+        full.setdefault("reference", {})[family[tid]] = full.get("reference", {}).get(family[tid], 0) + is_full
+    rows: dict[str, dict[str, float]] = {}
+    for name, fams in by.items():
+        rows[name] = {f: round(mean(s.values()), 3) for f, s in fams.items()}
+        every = [x for s in fams.values() for x in s.values()]
+        rows[name]["all"] = round(mean(every), 3)
+    return {"families": families, "tasks": len(tasks), "means": rows, "full_credit_tasks": full}
+
+
+def markdown(title: str, table: dict[str, Any], learned: dict[str, Any]) -> str:
+    """One split's table: a row per baseline, a column per family, then the mean over its tasks."""
+    fams = table["families"]
+    head = ["baseline", *[f.split("_")[0] for f in fams], "all"]
+    lines = [f"### {title} ({table['tasks']} tasks)", "", "| " + " | ".join(head) + " |",
+             "|" + "---|" * len(head)]
+    order = ["reference", "idle", "finish", "abstain", "random"]
+    names = [n for n in order if n in table["means"]] + sorted(n for n in table["means"] if n not in order)
+    for name in names:
+        row = table["means"][name]
+        lines.append("| " + " | ".join([name, *(f"{row[f]:.3f}" if f in row else "-" for f in [*fams, "all"])]) + " |")
+    for name, entry in learned.items():
+        row = entry.get("means") or {}
+        if row:
+            lines.append("| " + " | ".join([name, *(f"{row[f]:.3f}" if f in row else "-"
+                                                   for f in [*fams, "all"])]) + " |")
+        else:
+            lines.append(f"| {name} | " + " | ".join(["not run here"] + ["-"] * len(fams)) + " |")
+    return "\n".join(lines)
+
+
+def learned_rows(files: list[Path], split: str) -> dict[str, Any]:
+    """Figures of the learned baselines from their results files, or a "not run here" entry with the command."""
+    out: dict[str, Any] = {name: {"status": "not run here (needs torch)", "command": cmd}
+                           for name, cmd in LEARNED.items()}
+    for path in files:
+        if path.is_file():
+            data = json.loads(path.read_text())
+            name = data.get("baseline")
+            if name in out and split in data.get("splits", {}):
+                out[name] = {"status": "run", "command": data.get("command", out[name]["command"]),
+                             "means": data["splits"][split]}
+    return out
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    """Run every baseline on both splits, print the markdown tables, write JSON and markdown files."""
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--suite", default="capability-v1")
+    ap.add_argument("--generated-seed", type=int, default=1, help="Seed of the generated split (held out).")
+    ap.add_argument("--seeds", type=int, default=RANDOM_SEEDS, help="Seeds of the random baseline.")
+    ap.add_argument("--tasks", default=None, help="Only tasks whose id contains this text (e.g. /T4/).")
+    ap.add_argument("--learned", type=Path, nargs="*",
+                    default=[ROOT / "baselines" / "sb3_maskable_ppo.json", ROOT / "baselines" / "rllib_ppo.json"])
+    ap.add_argument("--out", type=Path, default=ROOT / "baselines" / "capability-v1-baselines.json")
+    args = ap.parse_args(argv)
+    started = time.perf_counter()
+    splits = {"frozen": load_suite(args.suite, "frozen", 0),
+              "generated": load_suite(args.suite, "generated", args.generated_seed)}
+    record: dict[str, Any] = {
+        "command": "python examples/baselines_table.py" + (f" --tasks {args.tasks}" if args.tasks else ""),
+        "suite": args.suite, "generated_seed": args.generated_seed, "random_seeds": args.seeds, "splits": {},
+    }
+    text = [f"## Baselines on {args.suite} (mean score per family)", ""]
+    for split, tasks in splits.items():
+        if args.tasks:
+            tasks = [t for t in tasks if args.tasks in t.task_id]
+        table = split_table(tasks, args.seeds)
+        learned = learned_rows(args.learned, split)
+        record["splits"][split] = {**table, "learned": learned}
+        title = "frozen suite" if split == "frozen" else f"generated split (seed {args.generated_seed})"
+        text += [markdown(title, table, learned), ""]
+    text += ["Learned baselines need torch; " + "; ".join(f"{n}: `{c}`" for n, c in LEARNED.items()) + ".",
+             "", f"Produced by `{record['command']}`."]
+    record["wall_s"] = round(time.perf_counter() - started, 1)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
+    args.out.with_suffix(".md").write_text("\n".join(text) + "\n")
+    print("\n".join(text))
+    print(f"\nwrote {args.out} and {args.out.with_suffix('.md')} ({record['wall_s']} s)")
+    return record
+
+
+if __name__ == "__main__":
+    main()

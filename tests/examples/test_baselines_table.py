@@ -1,0 +1,38 @@
+"""examples/baselines_table.py: one command gives every baseline per family on both splits."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _load():
+    spec = importlib.util.spec_from_file_location("baselines_table", ROOT / "examples" / "baselines_table.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_baselines_table_on_one_family(tmp_path, capsys):
+    out = tmp_path / "table.json"
+    record = _load().main(["--tasks", "/T9/", "--seeds", "1", "--out", str(out), "--learned"])
+    assert json.loads(out.read_text()) == json.loads(json.dumps(record))
+    for split in ("frozen", "generated"):
+        table = record["splits"][split]
+        assert table["tasks"] == 20 and table["families"] == ["T9_adversarial"]
+        means = table["means"]
+        assert means["reference"]["T9_adversarial"] == 1.0 and table["full_credit_tasks"]["reference"] == {
+            "T9_adversarial": 20}
+        assert means["idle"]["all"] < 0.1 and means["random"]["all"] < 0.2
+        assert [n for n in means if n.startswith("shortcut:")], "the family's shortcut scripts are rows"
+        assert all(0.0 <= v <= 0.5 for n, row in means.items() if n.startswith("shortcut:") for v in row.values())
+        learned = table["learned"]
+        assert set(learned) == {"MaskablePPO (SB3)", "PPO (RLlib, self-play)"}
+        assert all(e["status"].startswith("not run here") and "examples/" in e["command"] for e in learned.values())
+    text = capsys.readouterr().out
+    assert "| reference | 1.000 | 1.000 |" in text and "not run here" in text
+    assert out.with_suffix(".md").read_text().startswith("## Baselines on capability-v1")
