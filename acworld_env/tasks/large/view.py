@@ -12,6 +12,7 @@ from functools import lru_cache
 from typing import Any
 
 from ...catalog import Catalog
+from ...core.errors import AcworldError
 
 FLAG_WORDS: dict[str, tuple[str, str | None]] = {
     "latex_free": ("latex-free", "safe for someone with a latex allergy"),
@@ -49,7 +50,7 @@ VAGUE_VALUES: dict[tuple[str, str], str] = {
 """Text attribute values in words a literal search cannot find."""
 
 
-class TooMany(Exception):
+class TooMany(AcworldError, RuntimeError):
     """A match set too large to be a task's oracle (the builder draws again; it never truncates)."""
 
 
