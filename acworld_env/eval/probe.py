@@ -54,6 +54,8 @@ class ProbeRow:
     digests_match: bool
     reconstruction_cpu: float = 0.0
     """CPU seconds of the replay (wall time also counts other processes sharing the cores)."""
+    registration_cpu: float = 0.0
+    settlement_cpu: float = 0.0
 
     @property
     def edge_share(self) -> float:
@@ -73,7 +75,7 @@ def _run(size: int, seed: int, folder: Path, durable: bool) -> ProbeRow:
     dept_of_merchant = rng.integers(0, departments, size)
     dept_of_buyer, target = rng.integers(0, departments, size), rng.integers(500, 20_000, size)
 
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     for b in buyers:
         add_actor(state, b, "buyer", balance=1_000_000)
     for m in merchants:
@@ -85,7 +87,7 @@ def _run(size: int, seed: int, folder: Path, durable: bool) -> ProbeRow:
                               "price": int(prices[j]), "quantity": 10})
         if not r.accepted:
             raise RuntimeError(f"registration refused: {r.code} {r.message}")
-    registration = time.perf_counter() - t0
+    registration, registration_cpu = time.perf_counter() - t0, time.process_time() - c0
 
     t0 = time.perf_counter()
     index: dict[str, list[tuple[int, str]]] = {}
@@ -101,7 +103,7 @@ def _run(size: int, seed: int, folder: Path, durable: bool) -> ProbeRow:
         candidates[b] = [lid for _, lid in rows[lo:lo + CANDIDATES]]
     search = time.perf_counter() - t0
 
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     settled = 0
     listings = market.world.state["listings"]
     for b, cands in candidates.items():
@@ -117,7 +119,7 @@ def _run(size: int, seed: int, folder: Path, durable: bool) -> ProbeRow:
         _go(market, merchant, {"kind": "allocate_inventory", "order_id": oid})
         _go(market, merchant, {"kind": "ship_order", "order_id": oid})
         settled += 1
-    settlement = time.perf_counter() - t0
+    settlement, settlement_cpu = time.perf_counter() - t0, time.process_time() - c0
     live_state, live_events, commits = market.world.state_digest(), market.world.event_digest, len(market.world.commits)
     n_listings, edges = len(listings), sum(map(len, candidates.values()))
     log.close()
@@ -134,7 +136,8 @@ def _run(size: int, seed: int, folder: Path, durable: bool) -> ProbeRow:
     reconstruction, reconstruction_cpu = time.perf_counter() - t0, time.process_time() - c0
     match = rebuilt.state_digest == live_state and rebuilt.event_digest == live_events
     return ProbeRow(size, seed, n_listings, edges, settled, commits,
-                    registration, search, settlement, read, reconstruction, match, reconstruction_cpu)
+                    registration, search, settlement, read, reconstruction, match, reconstruction_cpu,
+                    registration_cpu, settlement_cpu)
 
 
 def _go(market: Any, actor: str, raw: dict) -> dict:
@@ -168,16 +171,16 @@ def table(rows: list[ProbeRow], durable: bool = True) -> list[str]:
                    f"{r.registration:>8.3f}s {r.search:>7.3f}s {r.settlement:>7.3f}s {r.read:>6.3f}s "
                    f"{r.reconstruction:>7.3f}s {r.reconstruction_cpu:>6.3f}s  "
                    f"{'match' if r.digests_match else 'MISMATCH'}")
-    out += ["", "Means over seeds:"]
+    out += ["", "Means over seeds (wall seconds; CPU seconds of this process in brackets):"]
     for size in sorted({r.size for r in rows}):
         rs = [r for r in rows if r.size == size]
 
         def mean(attr: str, rs: list[ProbeRow] = rs) -> float:
             return statistics.fmean(getattr(r, attr) for r in rs)
-        out.append(f"{size:>6}  register {mean('registration'):.3f}s  search {mean('search'):.3f}s  "
-                   f"settle {mean('settlement'):.3f}s  read {mean('read'):.3f}s  replay {mean('reconstruction'):.3f}s "
-                   f"(cpu {mean('reconstruction_cpu'):.3f}s, {mean('reconstruction_cpu') / mean('commits') * 1e6:.0f} "
-                   "us cpu/commit)")
+        out.append(f"{size:>6}  register {mean('registration'):.3f}s ({mean('registration_cpu'):.3f})  "
+                   f"search {mean('search'):.3f}s  settle {mean('settlement'):.3f}s ({mean('settlement_cpu'):.3f})  "
+                   f"read {mean('read'):.3f}s  replay {mean('reconstruction'):.3f}s ({mean('reconstruction_cpu'):.3f}, "
+                   f"{mean('reconstruction_cpu') / mean('commits') * 1e6:.0f} us/commit)")
     p = PAPER_AT_1000
     out.append(f"paper's release at 1000: register {p['registration']:.2f}s  settle {p['settlement']:.1f}s  "
                f"replay {p['reconstruction']:.1f}s")
