@@ -211,6 +211,9 @@ def validate_command(
         for f in [*r.failures, *authority, *invalid]:
             console.print(f"  FAIL {f}", markup=False)
         failures += len(r.failures) + len(authority) + len(invalid)
+    n_id = sum(r.identities for r in reports.values())
+    console.print(f"process-score identities (score = sum of stage contributions): {n_id}/{len(selected)}",
+                  markup=False)
     st = predicate_stats(selected)
     console.print(f"{st['tasks']} tasks, {st['predicates']} predicates, weights {st['min_weight']:g} to "
                   f"{st['max_weight']:g}, {st['mutations']} mutations")

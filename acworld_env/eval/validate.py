@@ -24,6 +24,7 @@ class FamilyReport:
     mutations_ok: int = 0
     traces_verified: int = 0
     rescored_identical: int = 0
+    identities: int = 0
     failures: list[str] = field(default_factory=list)
 
 
@@ -48,6 +49,10 @@ def validate_tasks(tasks: list[TaskSpec], *, workdir: Path | None = None) -> dic
             else:
                 low = {k: v for k, v in ref.score.credits.items() if v < 1}
                 rep.failures.append(f"{task.task_id}: reference scored {ref.score.score:.3f} {low}")
+            if identity_holds(task, ref.score):
+                rep.identities += 1
+            else:
+                rep.failures.append(f"{task.task_id}: score {ref.score.score} is not the sum of its stage contributions")
             for run_dir in [base / "reference"]:
                 _check_artifacts(run_dir, task, rep)
             for i, mut in enumerate(task.mutations):
@@ -62,6 +67,19 @@ def validate_tasks(tasks: list[TaskSpec], *, workdir: Path | None = None) -> dic
                                         f"score {res.score.score:.3f}")
                 _check_artifacts(out, task, rep)
     return dict(reports)
+
+
+def identity_holds(task: TaskSpec, score: object) -> bool:
+    """The process-score identity: the score equals the sum of its stage contributions (each stage's score
+    times the stage's share of the predicate weight)."""
+    weights: dict[str, float] = defaultdict(float)
+    for p in task.predicates:
+        weights[p.stage] += p.weight
+    total = sum(weights.values())
+    stages = getattr(score, "stages", {})
+    if not total or set(stages) != set(weights):
+        return False
+    return abs(sum(stages[k] * w / total for k, w in weights.items()) - getattr(score, "score", -1.0)) < 1e-9
 
 
 def _check_artifacts(run_dir: Path, task: TaskSpec, rep: FamilyReport) -> None:

@@ -18,6 +18,7 @@ def test_references_mutations_and_rescores(small_tasks: list) -> None:
     assert failures == []
     assert sum(r.references_full for r in reports.values()) == 60
     assert sum(r.mutations_ok for r in reports.values()) >= 374
+    assert sum(r.identities for r in reports.values()) == 60
     runs = 60 + sum(r.mutations for r in reports.values())
     assert sum(r.rescored_identical for r in reports.values()) == runs
 
