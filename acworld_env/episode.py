@@ -6,6 +6,7 @@ The environment and the command line both drive episodes through this class; it 
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 from .core.errors import AcworldError
@@ -27,9 +28,7 @@ class Episode:
 
     def __init__(self, task: TaskSpec, *, seed: int = 0, agents: list[str] | None = None,
                  catalog: Any = None) -> None:
-        from .scoring.kinds import KINDS
-
-        check_runnable(task, kinds=KINDS)
+        _check_once(task)
         self.task = task
         if catalog is None and task.catalog:
             from .catalog import open_catalog
@@ -134,6 +133,22 @@ class Episode:
     def truncated(self, actor: str) -> bool:
         """The actor used up its step budget."""
         return self.steps.get(actor, 0) >= self.task.max_steps
+
+
+_RUNNABLE: dict[int, weakref.ref] = {}
+"""Tasks (by identity, while they live) that passed :func:`check_runnable`; a reset does not check again."""
+
+
+def _check_once(task: TaskSpec) -> None:
+    """:func:`check_runnable` for ``task``, once per task object (a frozen spec: its checks cannot change)."""
+    known = _RUNNABLE.get(id(task))
+    if known is not None and known() is task:
+        return
+    from .scoring.kinds import KINDS
+
+    check_runnable(task, kinds=KINDS)
+    key = id(task)
+    _RUNNABLE[key] = weakref.ref(task, lambda _ref: _RUNNABLE.pop(key, None))
 
 
 def _counterparty_policy(task: TaskSpec, i: int) -> Any:

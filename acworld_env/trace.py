@@ -164,6 +164,13 @@ class Trace:
         self.records.append(record)
         return record
 
+    def action_of(self, validation_id: str) -> dict[str, Any]:
+        """The recorded action of the proposal validated as ``validation_id`` (the latest such record)."""
+        for record in reversed(self.records):
+            if record.validation.validation_id == validation_id:
+                return record.action
+        raise KeyError(f"no record with validation {validation_id!r}")
+
     @property
     def digest(self) -> str:
         """Head of the trace chain."""

@@ -122,7 +122,6 @@ from ..scoring import score_episode
 from ..tasks.spec import TaskSpec
 from ..tasks.suites import load_suite
 from ..transcript import transcript_lines
-from ..vcp import VCPAction, parse_action
 from ..vcp.union import IDLE_ACTION
 from .info import NO_VALIDATION
 from .known import Known
@@ -293,12 +292,11 @@ class AcworldAECEnv(AECEnv):
         assert self.episode is not None and self.task is not None
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        parsed = parse_action(IDLE_ACTION if action is None else action)
-        if isinstance(parsed, VCPAction):
-            self._known[agent].feed(action=parsed.model_dump(mode="json", exclude_none=True))
         meta, self._meta = self._meta, None
-        self.episode.act(agent, parsed if isinstance(parsed, VCPAction) else action, meta,
-                         seen=self._seen.pop(agent, 0))
+        result = self.episode.act(agent, IDLE_ACTION if action is None else action, meta,
+                                  seen=self._seen.pop(agent, 0))
+        if result.kind is not None:  # it parsed: remember it as recorded (``Market.submit`` parsed it once)
+            self._known[agent].feed(action=self.episode.market.trace.action_of(result.validation_id))
         evaluated = self.task.actor
         over = self.episode.finished(evaluated) or self._out_of_steps(evaluated)
         for a in self.agents:

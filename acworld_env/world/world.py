@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import marshal
+
 from . import handlers_after, handlers_trade  # noqa: F401  (register handlers)
 from .commit_log import CommitLog
 from .digest import GENESIS, canonical, chain, state_digest
@@ -17,9 +19,8 @@ class World:
     """
 
     def __init__(self, initial_state: dict, *, log: CommitLog | None = None) -> None:
-        canonical(initial_state, check=True)
-        self.initial_state = clone(initial_state)
-        self.state = clone(initial_state)
+        self.initial_state = _checked_copy(initial_state)
+        self.state = clone(self.initial_state)
         self.commits: list[dict] = []
         self.head = GENESIS
         self.log = log
@@ -71,3 +72,29 @@ class World:
     def state_digest(self) -> str:
         """SHA-256 of the canonical current state."""
         return state_digest(self.state)
+
+
+_CHECKED: dict[bytes, None] = {}
+"""Exact ``marshal`` images of initial states that passed the canonical check (most recent last)."""
+_CHECKED_MAX = 256
+
+
+def _checked_copy(state: dict) -> dict:
+    """An independent copy of ``state`` after checking it is canonical JSON data (integers, no floats).
+
+    An environment resets to the same few task states over and over: a state whose exact image
+    (``marshal`` keeps every type: ``True`` is not ``1``) passed the check before is not checked
+    again, and the copy is read back from that image.
+    """
+    try:
+        image = marshal.dumps(state, 2)
+    except ValueError:  # not plain data: the check below says why
+        image = None
+    if image is None or image not in _CHECKED:
+        canonical(state, check=True)
+        if image is None:
+            return clone(state)
+        if len(_CHECKED) >= _CHECKED_MAX:
+            del _CHECKED[next(iter(_CHECKED))]
+        _CHECKED[image] = None
+    return marshal.loads(image)
