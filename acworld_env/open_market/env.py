@@ -71,13 +71,17 @@ class _Base:
         self._scores = dict(new)
         return delta
 
-    def _info(self, agent: str) -> dict[str, Any]:
+    def _infos(self, agents: list[str]) -> dict[str, dict[str, Any]]:
         s = self.session
         assert s is not None
-        info: dict[str, Any] = {"phase": s.phase, "score": s.scores[agent], "my_turn": agent in s.turns}
-        if s.done:
-            info["welfare"] = s.welfare().to_dict()
-        return info
+        welfare = s.welfare().to_dict() if s.done else None  # once for all agents
+        infos = {}
+        for agent in agents:
+            info: dict[str, Any] = {"phase": s.phase, "score": s.scores[agent], "my_turn": agent in s.turns}
+            if welfare is not None:
+                info["welfare"] = dict(welfare)
+            infos[agent] = info
+        return infos
 
     def observation_space(self, agent: str) -> gymnasium.Space:
         """Observations are dicts (see :func:`acworld_env.open_market.views.observation`)."""
@@ -119,7 +123,7 @@ class OpenMarketAEC(_Base, AECEnv):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, s.done)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: self._info(a) for a in self.agents}
+        self.infos = self._infos(self.agents)
         self.agent_selection = s.turns[0] if s.turns else self.agents[0]
 
     @property
@@ -149,7 +153,7 @@ class OpenMarketAEC(_Base, AECEnv):
         if s.done:
             self.terminations = dict.fromkeys(self.agents, True)
             s.close()
-        self.infos = {a: self._info(a) for a in self.agents} if changed else self.infos
+        self.infos = self._infos(self.agents) if changed else self.infos
         self.agent_selection = s.turns[0] if s.turns else self.agents[0]
 
 
@@ -167,7 +171,7 @@ class OpenMarketParallel(_Base, ParallelEnv):
         """Start an episode; observations and infos of every agent."""
         s = self._open(seed)
         self.agents = list(self.possible_agents)
-        return {a: s.observe(a) for a in self.agents}, {a: self._info(a) for a in self.agents}
+        return {a: s.observe(a) for a in self.agents}, self._infos(self.agents)
 
     def step(self, actions: dict[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
         """Every agent of the current phase acts (in id order); the phase ends."""
@@ -183,7 +187,7 @@ class OpenMarketParallel(_Base, ParallelEnv):
             self.agents = []
         obs = {a: s.observe(a) for a in agents}
         return (obs, {a: rewards[a] for a in agents}, dict.fromkeys(agents, s.done),
-                dict.fromkeys(agents, False), {a: self._info(a) for a in agents})
+                dict.fromkeys(agents, False), self._infos(agents))
 
     @property
     def market(self) -> OpenMarket:

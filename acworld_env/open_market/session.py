@@ -74,6 +74,7 @@ class OpenMarket:
         self.last: dict[str, list[dict]] = {a: [] for a in self.agents}
         self.scores: dict[str, float] = dict.fromkeys(self.agents, 0.0)
         self.closed = False
+        self._optima: tuple[int, int, int, int] | None = None
         self._next_phase()
 
     # -- phases ------------------------------------------------------------------
@@ -190,8 +191,14 @@ class OpenMarket:
         return out
 
     def welfare(self) -> welfare.Welfare:
-        """Realised welfare against the global and the exposed optimum."""
-        return welfare.report(self.mandates, self.completed_trades(), self.exposure, self.quotes)
+        """Realised welfare against the global and the exposed optimum (the optima computed once per episode)."""
+        if self._optima is None or self._optima[0] != self.phase_index:
+            g, pairs = welfare.global_optimum(self.mandates)
+            self._optima = (self.phase_index, g, len(pairs),
+                            welfare.exposed_optimum(self.mandates, self.exposure, self.quotes))
+        _, g, n_pairs, exposed = self._optima
+        trades = self.completed_trades()
+        return welfare.Welfare(welfare.realised(self.mandates, trades), g, exposed, len(trades), n_pairs)
 
     def close(self) -> None:
         """Store the episode (its trace and clearing) with a persistent World, then release the file."""
