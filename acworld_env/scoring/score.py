@@ -85,6 +85,12 @@ def score_trace(task: TaskSpec, records: list[dict], state: dict, *, weights: st
         credit, ev = KINDS[pred.kind](si, pred.params)
         credits[pred.id] = round(float(credit), 12)
         evidence[pred.id] = ev
+    return assemble(task, credits, evidence, weights=weights)
+
+
+def assemble(task: TaskSpec, credits: dict[str, float], evidence: dict[str, Any], *,
+             weights: str = "task") -> Score:
+    """The task score from every predicate's (rounded) credit and evidence: ``S``, stages, loss group."""
     def w(p: Any) -> float:
         return 1.0 if weights == "equal" else p.weight
     total_w = sum(w(p) for p in task.predicates)
