@@ -132,7 +132,8 @@ def test_report_writes_plots_and_a_self_contained_page(reference_eval, random_ev
     assert html.count("data:image/png;base64,") == 3
     assert "T4_negotiation" in html and "T10_timing" in html and "Loss attribution" in html
     assert not re.search(r"""(src|href)\s*=\s*["'](?!data:)""", html), "the page must load nothing"
-    assert "<script" not in html and "<link" not in html and "@import" not in html
+    assert "<link" not in html and "@import" not in html
+    assert not re.search(r"<script[^>]*\bsrc\s*=", html), "only inline scripts (the run viewer)"
 
 
 def test_report_of_one_evaluation(random_eval):
