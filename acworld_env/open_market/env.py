@@ -39,7 +39,24 @@ class JSONSpace(gymnasium.Space):
         return isinstance(x, self.kind)
 
 
-OBS_SPACE = JSONSpace(dict, {})
+class ObservationSpace(gymnasium.spaces.Dict):
+    """Observations: a dict of JSON values (see :func:`acworld_env.open_market.views.observation`).
+
+    A ``Dict`` space with no fixed sub-spaces: it contains any dict carrying the keys every
+    observation has, so PettingZoo's checks treat it as the structured observation it is.
+    """
+
+    REQUIRED = frozenset({"agent", "role", "phase", "round", "my_turn", "mandate", "orders", "last", "inbox"})
+
+    def __init__(self) -> None:
+        super().__init__({})
+
+    def contains(self, x: Any) -> bool:
+        """True for a dict with every key an observation has."""
+        return isinstance(x, dict) and set(x) >= self.REQUIRED
+
+
+OBS_SPACE = ObservationSpace()
 ACTION_SPACE = JSONSpace((dict, list, str, type(None)), None)
 
 

@@ -155,3 +155,11 @@ def test_a_100_by_100_market_runs_in_one_process() -> None:
     assert w.trades >= 90 and w.ratio_global > 0.85
     rebuilt = reconstruct(market.market.world.initial_state, market.market.world.commits)
     assert rebuilt.state_digest == market.market.world.state_digest()
+
+
+@pytest.mark.filterwarnings("ignore")
+def test_pettingzoo_api_tests_pass_for_both_views() -> None:
+    from pettingzoo.test import api_test, parallel_api_test
+
+    api_test(acworld_env.make("market-v1", buyers=3, merchants=3, seed=1), num_cycles=50)
+    parallel_api_test(acworld_env.make("market-v1", buyers=3, merchants=3, seed=1, parallel=True), num_cycles=50)
