@@ -152,3 +152,13 @@ def test_requests_read_like_a_person_wrote_them() -> None:
         for request in task.counterparty_requests.values():
             assert request[0].isupper() and request.rstrip().endswith(".")
             assert not re.search(r"[{}_]{2}|None|\[\]", request), request
+
+
+def test_the_demo_task_has_a_merchant_side_too() -> None:
+    from acworld_env.tasks.suites import load_suite
+
+    (task,) = load_suite("demo")
+    assert rubric_actors(task) == ["merchant_0"]
+    assert "L-grinder" in task.counterparty_requests["merchant_0"] and "$90" in task.counterparty_requests["merchant_0"]
+    totals, final, _ = play(task, drive_counterparts=True)
+    assert totals["merchant_0"] == pytest.approx(final["merchant_0"]["score"]) and totals["merchant_0"] > 0.5
