@@ -65,7 +65,8 @@ class CatalogView:
         self.cat, self.name = catalog, name
         currencies = dict(catalog.metadata.get("currencies") or {})
         self.currency = max(sorted(currencies), key=lambda c: currencies[c]) if currencies else "USD"
-        self._records = lru_cache(maxsize=4096)(self._records_uncached)
+        self._records = lru_cache(maxsize=1024)(self._records_uncached)
+        self._categories: dict[int, list[str]] = {}
 
     def _records_uncached(self, key: str) -> tuple[dict[str, Any], ...]:
         ids = self.cat.oracle_ids(json.loads(key))
@@ -110,9 +111,12 @@ class CatalogView:
         return list(self.cat.search_ids({**q, "page_size": n})[1])
 
     def categories(self, min_in_stock: int = 12) -> list[str]:
-        """Categories (properly named) with enough in-stock listings to build tasks from, sorted."""
-        counts = self.cat.category_counts()
-        return sorted(c for c, (_, in_stock) in counts.items() if c and c[:1].isupper() and in_stock >= min_in_stock)
+        """Categories (properly named) with enough in-stock listings to build tasks from, sorted (counted once)."""
+        if min_in_stock not in self._categories:
+            counts = self.cat.category_counts()
+            self._categories[min_in_stock] = sorted(c for c, (_, n) in counts.items()
+                                                    if c and c[:1].isupper() and n >= min_in_stock)
+        return list(self._categories[min_in_stock])
 
     def money(self, cents: int) -> str:
         """An amount as a request writes it: ``$8.00`` in US dollars, else ``8.00 GBP``."""
