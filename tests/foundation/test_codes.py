@@ -21,6 +21,8 @@ PASS_THROUGH = {
     "vcp/union.py": {"code", "nested_code"},  # _Refused carrying its code; a caller's choice of code
     "market.py": {"code", "self.code"},  # the code decided above, on the validation record / StepResult
     "trace.py": {"code", "data.get('code', '')"},  # a record carrying a code it was given
+    "envs/info.py": {"str(v['code'] or '')"},  # a step result's code, in the Gymnasium view's fixed schema
+    "eval/viewer_data.py": {"v.code"},  # a trace record's code, shown by the run viewer
 }
 """Expressions that forward a code chosen elsewhere (relative path -> source text)."""
 CODE_VARIABLES = {"vcp/union.py": {"code"}, "market.py": {"ACTOR_FINISHED"}}
@@ -44,8 +46,8 @@ def _used() -> tuple[dict[str, list[str]], list[str]]:
     unknown: list[str] = []
     for path in sorted(PACKAGE.rglob("*.py")):
         rel = path.relative_to(PACKAGE).as_posix()
-        if rel.startswith("catalog/") or rel == "cip/codes.py":
-            continue
+        if rel.startswith(("catalog/", "remote/")) or rel == "cip/codes.py":
+            continue  # the catalog's query errors and the HTTP server's error codes are their own tables
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             exprs: list[ast.expr] = []
             if isinstance(node, ast.Call):
@@ -77,7 +79,7 @@ def _used() -> tuple[dict[str, list[str]], list[str]]:
 
 def test_every_code_used_is_listed():
     used, _ = _used()
-    missing = {code: where for code, where in used.items() if code not in CODES}
+    missing = {code: where for code, where in used.items() if code and code not in CODES}  # "": no action yet
     assert missing == {}, "codes used but not listed in acworld_env/cip/codes.py"
 
 
@@ -93,7 +95,7 @@ def test_codes_come_only_from_literals_or_known_forwarders():
 
 def test_the_collector_sees_the_call_sites():
     used, _ = _used()
-    assert len(used) == len(CODES) > 70
+    assert len(set(used) - {""}) == len(CODES) > 70
     assert sum(len(w) for w in used.values()) > 100
     assert {"privacy_leak", "actor_finished", "idempotency_conflict", "not_owner", "bad_money"} <= set(used)
 
