@@ -70,9 +70,13 @@ def _companion(view: CatalogView, rng: np.random.Generator, first: tuple[str, li
     if not fa:
         return None
     shop = fa[int(rng.integers(len(fa)))]["merchant_id"]
-    cats = sorted({r["category"] for r in view.scan({"merchant_id": shop, "in_stock": True, "sort": "price_asc"}, 400)}
-                  & set(view.categories()) - {first[0]})
-    return (cats[int(rng.integers(len(cats)))], []) if cats else None
+    mine = view.scan({"merchant_id": shop, "in_stock": True, "sort": "price_asc"}, 400)
+    cats = sorted({r["category"] for r in mine} & set(view.categories()) - {first[0]})
+    if not cats:
+        return None
+    category = cats[int(rng.integers(len(cats)))]
+    every = needs_of(next(r for r in mine if r["category"] == category))
+    return category, ([every[int(rng.integers(len(every)))]] if every else [])
 
 
 def draft(view: CatalogView, cap: str, rng: np.random.Generator, variant: int) -> Draft | None:
@@ -87,8 +91,10 @@ def draft(view: CatalogView, cap: str, rng: np.random.Generator, variant: int) -
         return None
     fa = view.records(query(first[0], first[1], sort="price_asc"))
     fb = view.records(query(second[0], second[1], sort="price_asc"))
-    if not 2 <= len(fa) <= 60 or not 2 <= len(fb) <= 60:
+    if not 2 <= len(fa) <= (800 if cap == "bundle_relations" else 60) or not 2 <= len(fb) <= (
+            800 if cap == "bundle_relations" else 60):
         return None
+    scope: dict[str, Any] = {}
     budget = None
     if cap == "cross_merchant_cart":
         acc_a = [r for r in fa if r["price"] == fa[0]["price"]]
@@ -109,9 +115,14 @@ def draft(view: CatalogView, cap: str, rng: np.random.Generator, variant: int) -
         acc_a = [r for r in fa if r["merchant_id"] == shops[0] and r["price"] == min(x["price"] for x in fa if x["merchant_id"] == shops[0])]
         acc_b = [r for r in fb if r["merchant_id"] == shops[0] and r["price"] == min(x["price"] for x in fb if x["merchant_id"] == shops[0])]
         ask = "Both must come from the same shop (one order, one delivery); choose the shop and items with the lowest combined price."
+        scope = {"merchant_id": shops[0]}
     else:  # total_budget
         acc_b = [r for r in fb if r["price"] == fb[0]["price"]]
-        budget = int(np.ceil((fa[len(fa) // 2]["price"] + fb[0]["price"]) / 100)) * 100
+        rated = [r for r in fa if r["rating"] is not None]
+        if not rated:
+            return None
+        best_price = min(r["price"] for r in rated if r["rating"] == max(x["rating"] for x in rated))
+        budget = (best_price + fb[0]["price"] - 1) // 100 * 100  # the best-rated first item just misses it
         room = [r for r in fa if r["price"] <= budget - fb[0]["price"] and r["rating"] is not None]
         if len(room) < 2:
             return None
@@ -125,8 +136,8 @@ def draft(view: CatalogView, cap: str, rng: np.random.Generator, variant: int) -
     answer: dict[str, Any] = {"first": a["listing_id"], "second": b["listing_id"], "total": a["price"] + b["price"]}
     request = (f"I need two things, each in stock and priced in {view.currency}: first, {_say(*first)}; second, "
                f"{_say(*second)}. {ask} Tell me both listings (first, second) and the total in cents; don't buy anything.")
-    sa = pages_to(view, query(first[0], first[1], sort="price_asc"), {a["listing_id"]})
-    sb = pages_to(view, query(second[0], second[1], sort="price_asc"), {b["listing_id"]})
+    sa = pages_to(view, query(first[0], first[1], sort="price_asc", **scope), {a["listing_id"]})
+    sb = pages_to(view, query(second[0], second[1], sort="price_asc", **scope), {b["listing_id"]})
     if sa is None or sb is None:
         return None
     wrong = []
