@@ -174,7 +174,8 @@ class AcworldAECEnv(AECEnv):
         self._role_hint: dict[str, str] = {}
         for t in [*self.tasks, *([self._fixed] if self._fixed else [])]:
             self._add_possible(t)
-        self._obs_space = observation_space()
+        self._obs_space: spaces.Dict | None = None
+        """Built on first use: the text fields' 63,425-character charset takes ~0.1 s to index."""
         self.state_space = state_space()
         self._action_spaces: dict[str, VCPActionSpace] = {}
         self._walk: np.random.Generator | None = None
@@ -218,6 +219,8 @@ class AcworldAECEnv(AECEnv):
     # -- spaces -------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Dict:
         """The same ``Dict`` space for every agent."""
+        if self._obs_space is None:
+            self._obs_space = observation_space()
         return self._obs_space
 
     def action_space(self, agent: str) -> VCPActionSpace:
