@@ -1,6 +1,11 @@
-"""The paper's sparse-world probe: commit throughput and full reconstruction time.
+"""A sparse World at 1,000 x 1,000: commit throughput and full reconstruction time.
 
-World: 1,000 Buyers x 1,000 Merchants, 5,000 listings, five candidate listings per Buyer
+This is not the paper's probe (Appendix K: registration through ``publish_listing``, indexed
+search, settlement and reconstruction from a durable log, at several sizes up to 10,000 x
+10,000); that workload is ``acworld probe`` (:mod:`acworld_env.eval.probe`). This benchmark is
+smaller and skips registration and search: it times the commit paths and the replay alone.
+
+Workload: 1,000 Buyers x 1,000 Merchants, 5,000 listings, five candidate listings per Buyer
 (5,000 Buyer-listing edges). Each Buyer settles once on its cheapest candidate.
 
 Two ways to settle, both timed:
@@ -148,6 +153,7 @@ def main(argv: list[str] | None = None) -> int:
     edges = sum(len(c) for c in candidates.values())
     print(f"sparse world: {N_BUYERS} buyers x {N_MERCHANTS} merchants, {len(initial['listings'])} listings, "
           f"{edges} buyer-listing edges (built in {time.perf_counter() - t0:.2f} s)")
+    print("(not the paper's probe: no registration or search, one size; for that workload run `acworld probe`)")
     ok = True
 
     # -- atomic settlements -------------------------------------------------------------------
