@@ -26,4 +26,4 @@ def test_eval_at_concurrency_8_never_hangs(tmp_path: Path) -> None:
             pytest.fail(f"acworld eval --concurrency 8 hung (attempt {i + 1} of {RUNS})")
         assert proc.returncode == 0, proc.stdout + proc.stderr
         summary = json.loads((out / "summary.json").read_text())
-        assert summary["scored"] == summary["planned"] == 60
+        assert summary["scored"] == summary["planned"] == 200
