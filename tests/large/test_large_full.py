@@ -30,6 +30,9 @@ def test_frozen_file_is_current_over_large_v1() -> None:
 @pytest.mark.slow
 def test_env_figures_on_large_v1() -> None:
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
-    from bench_large import main
+    from bench_large import measure
 
-    assert main(["--queries", "300", "--resets", "50"]) == 0
+    f = measure(["--queries", "200", "--resets", "50"])
+    assert f["rss_mb"] <= 300 and f["private_after_episodes_mb"] <= 300
+    assert f["reset_p95_ms"] <= 5
+    assert f["track_search_p95_ms"] <= 10
