@@ -15,6 +15,7 @@ from .errors import CatalogError
 from .resources import default_catalog_path
 from .store import Catalog
 
+
 def _large_v1() -> Path:
     from .synth.presets import ensure_preset
 
