@@ -8,7 +8,10 @@ family's shortcut scripts, and the task's reference policy: run here with
 :func:`acworld_env.eval.rollout.run_episode`. The learned baselines (SB3 MaskablePPO, RLlib PPO)
 need ``torch``; when a results file of theirs is present (``--learned FILE``, written by their
 example scripts) its figures are added, otherwise their rows say "not run here" and give the
-command that produces them. Prints the tables as markdown and writes them as JSON (and ``.md``).
+command that produces them. A second table per split is self-play (``counterparties="agents"``): the
+reference as the evaluated actor and the other actors played by the task's scripted policies, by
+nobody (idle) or by the random policy, each agent scored by its own rubric (``counterparty_rubrics``).
+Prints the tables as markdown and writes them as JSON (and ``.md``).
 """
 
 from __future__ import annotations
@@ -20,9 +23,12 @@ from pathlib import Path
 from statistics import mean
 from typing import Any
 
+from acworld_env.core.sides import rubric_actors
+from acworld_env.envs.aec import AcworldAECEnv
 from acworld_env.eval.baseline_gate import RANDOM_SEEDS, run_baselines
 from acworld_env.eval.rollout import run_episode
 from acworld_env.policies.make import make_policy
+from acworld_env.policies.random_policy import RandomPolicy
 from acworld_env.tasks.spec import TaskSpec
 from acworld_env.tasks.suites import load_suite
 
@@ -43,6 +49,48 @@ def reference_scores(tasks: list[TaskSpec]) -> dict[str, tuple[float, bool]]:
         s = run_episode(task, make_policy(task.reference), seed=0).score
         out[task.task_id] = (s.score, s.full_credit)
     return out
+
+
+OTHERS = ("scripted", "idle", "random")
+"""Who plays the other actors in the self-play table: the task's scripted policies (idle where it has none),
+nobody (every other agent idles), or the random policy."""
+
+
+def self_play(tasks: list[TaskSpec], others: str) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+    """``counterparties="agents"``: the reference plays the evaluated actor, ``others`` every other actor;
+    each agent is scored by its own rubric. Scores by family: the evaluated actor's, the others'."""
+    evaluated: dict[str, list[float]] = {}
+    sides: dict[str, list[float]] = {}
+    for task in tasks:
+        env = AcworldAECEnv(task=task, counterparties="agents")
+        env.reset(seed=0)
+        players: dict[str, Any] = {task.actor: make_policy(task.reference)}
+        if others == "scripted":
+            players.update({c.actor: make_policy(c.policy) for c in task.counterparties})
+        elif others == "random":
+            players.update({a: RandomPolicy(seed=i) for i, a in enumerate(env.agents) if a != task.actor})
+        for player in players.values():
+            player.reset(0)
+        for agent in env.agent_iter(max_iter=50_000):
+            _, _, termination, truncation, _ = env.last()
+            player = players.get(agent)
+            done = termination or truncation or player is None
+            env.step(None if done else player.act(env.raw_observation(agent)))
+        evaluated.setdefault(task.family, []).append(env.score.score)
+        sides.setdefault(task.family, []).extend(env.score_of(a).score for a in rubric_actors(task))
+    return evaluated, sides
+
+
+def self_play_table(tasks: list[TaskSpec]) -> dict[str, dict[str, float]]:
+    """Family means of the evaluated actor (reference) and of the other agents, for each choice of ``OTHERS``."""
+    rows: dict[str, dict[str, float]] = {}
+    for others in OTHERS:
+        evaluated, sides = self_play(tasks, others)
+        for name, scores in ((f"evaluated (reference), others {others}", evaluated),
+                             (f"other agents ({others})", sides)):
+            rows[name] = {f: round(mean(v), 3) for f, v in scores.items() if v}
+            rows[name]["all"] = round(mean(x for v in scores.values() for x in v), 3)
+    return rows
 
 
 def split_table(tasks: list[TaskSpec], seeds: int) -> dict[str, Any]:
@@ -124,9 +172,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             tasks = [t for t in tasks if args.tasks in t.task_id]
         table = split_table(tasks, args.seeds)
         learned = learned_rows(args.learned, split)
-        record["splits"][split] = {**table, "learned": learned}
+        duel = self_play_table(tasks)
+        record["splits"][split] = {**table, "learned": learned, "self_play": duel}
         title = "frozen suite" if split == "frozen" else f"generated split (seed {args.generated_seed})"
         text += [markdown(title, table, learned), ""]
+        text += [markdown(f"{title}, self-play: every side scored by its own rubric",
+                          {**table, "means": duel}, {}), ""]
     text += ["Learned baselines need torch; " + "; ".join(f"{n}: `{c}`" for n, c in LEARNED.items()) + ".",
              "", f"Produced by `{record['command']}`."]
     record["wall_s"] = round(time.perf_counter() - started, 1)

@@ -166,9 +166,9 @@ def obligations_kept(si: ScoreInput, p: dict) -> tuple[float, dict]:
 
     A ``buyer`` owes payment in full for every order it placed during the episode (a cancelled
     order owes nothing) and an order for every deal it agreed (a thread agreed but never ordered,
-    a quote accepted but never ordered). A ``merchant`` owes shipment of every order of its own
-    that holds money (captured above refunded) and is not yet shipped, delivered, closed or
-    cancelled.
+    a quote accepted but never ordered). A ``merchant`` owes capture and shipment of every order of
+    its own the buyer paid for (payment authorized, or captured above refunded) that is not yet
+    shipped, delivered, closed or cancelled; an order it captured but has not shipped yet counts half.
     """
     actor, state = p["actor"], si.state
     before = set(si.task.initial_state.get("orders") or {})
@@ -187,10 +187,25 @@ def obligations_kept(si: ScoreInput, p: dict) -> tuple[float, dict]:
                     owed.append(rid)
                     unmet.append(rid)
     else:
+        captured: list[str] = []
         for oid, order in sorted(state.get("orders", {}).items()):
-            if order["merchant"] != actor or order["captured"] <= order.get("refunded", 0):
+            collected = order["captured"] > order.get("refunded", 0)
+            if order["merchant"] != actor or not (collected or order["status"] == "authorized"):
                 continue
             owed.append(oid)
             if order["status"] not in SETTLED_STATUSES:
-                unmet.append(oid)
+                (captured if collected else unmet).append(oid)
+        done = len(owed) - len(unmet) - len(captured) + 0.5 * len(captured)
+        return (done / len(owed) if owed else 1.0), {"owed": owed, "unmet": unmet, "captured_not_shipped": captured}
     return fraction(len(owed) - len(unmet), len(owed), owed=owed, unmet=unmet)
+
+
+@predicate("bought")
+def bought(si: ScoreInput, p: dict) -> tuple[float, dict]:
+    """Share of ``listing_ids`` the actor bought: each on an order of its own paid in full."""
+    wanted = list(p["listing_ids"])
+    paid = {x["listing_id"] for order in si.state.get("orders", {}).values()
+            if order["buyer"] == p["actor"] and order["status"] != "cancelled" and order["captured"] >= order["total"]
+            for x in order["lines"]}
+    got = [lid for lid in wanted if lid in paid]
+    return fraction(len(got), len(wanted), bought=got, missing=[lid for lid in wanted if lid not in paid])

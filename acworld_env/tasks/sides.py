@@ -10,7 +10,8 @@ scored when it is an agent (``counterparties="agents"``):
   ``no_agreement``), and a buyer pays for
   the deal (``order_settled``) while a merchant ships what was paid (``obligations_kept``);
 * every other actor keeps its obligations (``obligations_kept``: a buyer pays what it ordered, a
-  merchant ships what was paid) and its sealed values private, if it has any;
+  merchant captures and ships what the buyer paid for) and its sealed values private, if it has
+  any; a shopper with a cart also wants the cart bought (``bought``);
 * every actor's business proposals are valid (``valid_proposals``, not required).
 
 Its request is written in natural words like the evaluated actor's, and its mandate holds every
@@ -131,6 +132,17 @@ def _request(task: TaskSpec, actor: str, role: str, mandate: dict[str, Any]) -> 
 
 # -- rubrics -------------------------------------------------------------------------------
 
+def _cart_listings(mandate: dict[str, Any]) -> list[str]:
+    """Listing ids of a shopper's cart (``"3 x L-1942"`` -> ``L-1942``), in order, once each."""
+    cart = mandate.get("cart")
+    out: list[str] = []
+    for line in cart if isinstance(cart, list) else []:
+        lid = str(line).split(" x ", 1)[-1].strip()
+        if lid and lid not in out:
+            out.append(lid)
+    return out
+
+
 def _pred(pid: str, kind: str, params: dict[str, Any], weight: float, stage: str, loss: str,
           required: bool = True) -> PredicateSpec:
     return PredicateSpec(id=pid, kind=kind, params=params, weight=weight, stage=stage,  # type: ignore[arg-type]
@@ -181,8 +193,12 @@ def _rubric(task: TaskSpec, actor: str, role: str, mandate: dict[str, Any]) -> l
             out.append(_pred("obligations_kept", "obligations_kept", {"actor": actor, "role": role}, 0.15,
                              "World effect", "Execution"))
         return [*out, valid]
-    out = [_pred("obligations_kept", "obligations_kept", {"actor": actor, "role": role}, 0.7 if sealed else 0.9,
-                 "World effect", "Execution")]
+    wanted = _cart_listings(mandate) if role == "buyer" else []  # a shopper with a cart wants it bought
+    out = [_pred("cart_bought", "bought", {"actor": actor, "listing_ids": wanted}, 0.5, "World effect", "Choice")
+           ] if wanted else []
+    keep = (0.7 if sealed else 0.9) - (0.5 if wanted else 0.0)
+    out.append(_pred("obligations_kept", "obligations_kept", {"actor": actor, "role": role}, round(keep, 6),
+                     "World effect", "Execution"))
     if sealed:
         out.append(_pred("private_values_kept", "private_value_not_revealed", {"actor": actor, "values": sealed},
                          0.2, "Validation", "Authority"))

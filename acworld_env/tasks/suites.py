@@ -20,6 +20,5 @@ def load_suite(name: str, split: str = "frozen", seed: int = 0) -> list[TaskSpec
 @register_suite("demo")
 def _demo_suite(split: str, seed: int) -> list[TaskSpec]:
     from .families.demo import build_demo_task
-    from .sides import with_sides
 
-    return [with_sides(build_demo_task())]
+    return [build_demo_task()]

@@ -30,6 +30,12 @@ def test_baselines_table_on_one_family(tmp_path, capsys):
         assert means["idle"]["all"] < 0.1 and means["random"]["all"] < 0.2
         assert [n for n in means if n.startswith("shortcut:")], "the family's shortcut scripts are rows"
         assert all(0.0 <= v <= 0.5 for n, row in means.items() if n.startswith("shortcut:") for v in row.values())
+        duel = table["self_play"]  # every side scored by its own rubric
+        assert duel["evaluated (reference), others scripted"]["all"] == 1.0
+        assert set(duel) == {f"{who} ({o})" if who == "other agents" else f"{who}, others {o}"
+                             for o in ("scripted", "idle", "random")
+                             for who in ("other agents", "evaluated (reference)")}
+        assert all(0.0 <= v <= 1.0 for row in duel.values() for v in row.values())
         learned = table["learned"]
         assert set(learned) == {"MaskablePPO (SB3)", "PPO (RLlib, self-play)"}
         assert all(e["status"].startswith("not run here") and "examples/" in e["command"] for e in learned.values())

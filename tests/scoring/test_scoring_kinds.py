@@ -67,6 +67,13 @@ CASES: dict[str, tuple[dict, list[tuple[str, list, dict, float]]]] = {
                                               "ord-2": {**ORDER, "merchant": MERCHANT, "status": "placed",
                                                         "captured": 0}}), 0.5),
     ]),
+    "bought": ({"actor": BUYER, "listing_ids": [L1, "L2"]}, [
+        ("both paid", [], state(orders={"ord-1": {**ORDER, "status": "paid",
+                                                  "lines": [{"listing_id": L1}, {"listing_id": "L2"}]}}), 1.0),
+        ("one of two", [], state(orders={"ord-1": {**ORDER, "status": "paid"}}), 0.5),
+        ("ordered, unpaid", [], state(orders={"ord-1": {**ORDER, "status": "placed", "captured": 0}}), 0.0),
+        ("someone else's order", [], state(orders={"ord-1": {**ORDER, "buyer": "buyer_9", "status": "paid"}}), 0.0),
+    ]),
     "surplus_captured": ({"listing_id": L1, "side": "buyer", "ceiling": 10_000, "floor": 9_000, "target": 9_200}, [
         ("at the target", [], state(threads={"thr-1": {**THREAD, "agreed_price": 9_200}}), 1.0),
         ("half the target's share", [], state(threads={"thr-1": {**THREAD, "agreed_price": 9_600}}), 0.5),
@@ -294,7 +301,8 @@ def test_kind_on_empty_trace_is_a_credit_in_unit_interval(kind):
 
 
 def test_merchant_obligations_are_shipping_what_was_paid():
-    """A merchant owes shipment of every paid order of its own (not another shop's, not a refunded one)."""
+    """A merchant owes capture and shipment of every order of its own the buyer paid for (not another shop's,
+    not a refunded one)."""
     params = {"actor": MERCHANT, "role": "merchant"}
     task = make_task([pred("p", "obligations_kept", params)])
     paid = {**ORDER, "merchant": MERCHANT, "status": "paid", "refunded": 0}
@@ -302,11 +310,13 @@ def test_merchant_obligations_are_shipping_what_was_paid():
     def got(**orders: dict) -> float:
         return KINDS["obligations_kept"](ScoreInput(task, [], state(orders=orders)), params)[0]
 
-    assert got(o1=paid) == 0.0
+    assert got(o1=paid) == 0.5, "payment collected, not shipped yet: half"
     assert got(o1={**paid, "status": "shipped"}) == 1.0
     assert got(o1={**paid, "merchant": "merchant_9"}) == 1.0
     assert got(o1={**paid, "refunded": paid["captured"]}) == 1.0
-    assert got(o1={**paid, "status": "delivered"}, o2=paid) == 0.5
+    assert got(o1={**paid, "status": "delivered"}, o2={**paid, "status": "authorized", "captured": 0}) == 0.5
+    assert got(o1={**paid, "status": "authorized", "captured": 0}) == 0.0, "an authorized payment is owed a capture"
+    assert got(o1={**paid, "status": "placed", "captured": 0}) == 1.0, "nothing paid yet: nothing owed"
 
 
 def test_merchant_side_limit_uses_min_price():

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from ...world import add_actor, empty_state, listing_record
+from ..sides import with_sides
 from ..spec import CounterpartySpec, MutationSpec, PolicyRef, PredicateSpec, TaskSpec
 
 CEILING, FLOOR, LIST_PRICE = 10_000, 9_000, 11_000
 
 
 def build_demo_task() -> TaskSpec:
-    """Buyer (private ceiling $100) and Merchant (private floor $90) over one coffee grinder."""
+    """Buyer (private ceiling $100) and Merchant (private floor $90) over one coffee grinder; the merchant's
+    side (request, mandate, rubric) from :func:`~acworld_env.tasks.sides.with_sides`."""
     state = empty_state()
     add_actor(state, "buyer_0", "buyer", balance=50_000)
     add_actor(state, "merchant_0", "merchant")
@@ -17,7 +19,7 @@ def build_demo_task() -> TaskSpec:
         "merchant_0", LIST_PRICE, 5, title="Conical burr coffee grinder", category="Coffee",
         claims={"burr": "conical steel"},
     )
-    return TaskSpec(
+    return with_sides(TaskSpec(
         task_id="demo/negotiation-001", family="demo", capability="zopa", role="buyer", actor="buyer_0",
         request="I'd like the conical burr grinder from merchant_0 (listing L-grinder). It's listed at "
         "$110 but I think that's steep; see if they'll come down. Don't go over $100 for it, "
@@ -51,4 +53,4 @@ def build_demo_task() -> TaskSpec:
                              "opening": 10_500}),
                          lowers=["agreed_within_mandate"]),
         ],
-    )
+    ))
