@@ -92,12 +92,12 @@ def draft(view: CatalogView, cap: str, rng: np.random.Generator, variant: int) -
     if t is None:
         return None
     every = needs_of(t)
-    if cap == "query_reformulation":
-        every = [n for n in every if n["vague"]]
-    if not every:
+    if not every or (cap == "query_reformulation" and not any(n["vague"] for n in every)):
         return None
-    k = min(len(every), int(rng.integers(1, 3)))
+    k = min(len(every), int(rng.integers(1, 3)) + (cap == "query_reformulation"))
     needs = [every[int(i)] for i in sorted(rng.choice(len(every), size=k, replace=False))]
+    if cap == "query_reformulation" and not any(n["vague"] for n in needs):
+        return None  # at least one requirement only in words the catalog never uses
     fits = feasible(view, category, needs, None)
     if not fits:
         return None

@@ -114,11 +114,13 @@ def _buyer(view: CatalogView, cap: str, rng: np.random.Generator, variant: int) 
     t = view.sample(query(category, [], sort="price_asc"), rng)
     if t is None:
         return None
-    needs = needs_of(t)[:1]
+    every = needs_of(t)
+    needs = [every[int(i)] for i in sorted(rng.choice(len(every), size=min(2, len(every)), replace=False))] if every else []
     fits = feasible(view, category, needs, None)
-    if not 3 <= len(fits) <= 40:
+    if not 3 <= len(fits) <= 200:
         return None
-    said = f"in-stock {category} listing" + (f" {needs[0]['words']}" if needs else "") + f" priced in {view.currency}"
+    said = f"in-stock {category} listing" + (f" {join([n['words'] for n in needs])}" if needs else "") + \
+        f" priced in {view.currency}"
     if cap == "grounded_comparison":
         a, b = fits[0], fits[int(rng.integers(1, len(fits)))]
         if a["price"] == b["price"] or a["review_count"] == b["review_count"]:
@@ -177,7 +179,7 @@ def _buyer(view: CatalogView, cap: str, rng: np.random.Generator, variant: int) 
         acc = sorted(r["listing_id"] for r in best)
         figures = {"verdict": {"claim_true": truthful}, "count": {"review_count": top}}
     q = query(category, needs, sort="price_asc")
-    searches = pages_to(view, q, {target["listing_id"]})
+    searches = pages_to(view, q, {target["listing_id"]}, limit=5)
     if searches is None:
         return None
     return Draft(cap, "buyer", request, searches=searches, reads=[target["listing_id"]], answer=answer,

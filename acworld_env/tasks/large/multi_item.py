@@ -27,7 +27,8 @@ def _item(view: CatalogView, rng: np.random.Generator, avoid: str = "") -> tuple
     if t is None:
         return None
     every = needs_of(t)
-    return category, ([every[int(rng.integers(len(every)))]] if every and rng.random() < 0.7 else [])
+    k = min(len(every), int(rng.integers(1, 3)))
+    return category, [every[int(i)] for i in sorted(rng.choice(len(every), size=k, replace=False))] if k else []
 
 
 def _say(category: str, needs: list[dict]) -> str:
@@ -91,8 +92,8 @@ def draft(view: CatalogView, cap: str, rng: np.random.Generator, variant: int) -
         return None
     fa = view.records(query(first[0], first[1], sort="price_asc"))
     fb = view.records(query(second[0], second[1], sort="price_asc"))
-    if not 2 <= len(fa) <= (800 if cap == "bundle_relations" else 60) or not 2 <= len(fb) <= (
-            800 if cap == "bundle_relations" else 60):
+    most = 800 if cap == "bundle_relations" else 200
+    if not 2 <= len(fa) <= most or not 2 <= len(fb) <= most:
         return None
     scope: dict[str, Any] = {}
     budget = None

@@ -11,6 +11,8 @@ import json
 from functools import lru_cache
 from typing import Any
 
+import numpy as np
+
 from ...catalog import Catalog
 from ...core.errors import AcworldError
 
@@ -31,8 +33,8 @@ FLAG_WORDS: dict[str, tuple[str, str | None]] = {
 }
 """Boolean attributes a shopper may ask for: plain words, and vague words the catalog never uses."""
 VALUE_WORDS: dict[str, str] = {
-    "material": "made of {v}", "level": "for {v} level", "fit": "with a {v} fit", "care": "{v}",
-    "caffeine": "with {v} caffeine", "closure": "with {v} closure", "season": "rated {v}",
+    "material": "made of {v}", "level": "for {v} level", "fit": "with a {v} fit", "care": "with '{v}' care",
+    "caffeine": "with {v} caffeine", "closure": "with {v} closure", "season": "for {v} use",
     "sole": "with a {v} sole", "connector": "with a {v} connector", "pet": "for a {v}",
 }
 """Text attributes a shopper may ask for, as words."""
@@ -111,11 +113,14 @@ class CatalogView:
         return list(self.cat.search_ids({**q, "page_size": n})[1])
 
     def categories(self, min_in_stock: int = 12) -> list[str]:
-        """Categories (properly named) with enough in-stock listings to build tasks from, sorted (counted once)."""
+        """Categories (properly named) with enough in-stock listings to build tasks from, sorted (counted once).
+
+        Only categories at least as large as the median one: the long tail of a big catalog is mostly
+        stray labels (another language, a merchant's own wording) that a shopper would not use."""
         if min_in_stock not in self._categories:
-            counts = self.cat.category_counts()
-            self._categories[min_in_stock] = sorted(c for c, (_, n) in counts.items()
-                                                    if c and c[:1].isupper() and n >= min_in_stock)
+            named = {c: n for c, (_, n) in self.cat.category_counts().items() if c and c[:1].isupper() and c.isascii()}
+            floor = max(min_in_stock, int(np.median(list(named.values()))) if named else 0)
+            self._categories[min_in_stock] = sorted(c for c, n in named.items() if n >= floor)
         return list(self._categories[min_in_stock])
 
     def money(self, cents: int) -> str:
@@ -131,7 +136,8 @@ def needs_of(r: dict[str, Any]) -> list[dict[str, Any]]:
             plain, vague = FLAG_WORDS[key]
             out.append({"key": key, "value": True, "words": plain, "vague": vague})
         elif key in VALUE_WORDS and isinstance(v, str) and v:
-            out.append({"key": key, "value": v, "words": VALUE_WORDS[key].format(v=v),
+            words = "caffeine-free" if (key, v) == ("caffeine", "none") else VALUE_WORDS[key].format(v=v)
+            out.append({"key": key, "value": v, "words": words,
                         "vague": VAGUE_VALUES.get((key, v))})
     for key, v in sorted(r.get("options", {}).items()):
         if isinstance(v, str) and v and key in OPTION_WORDS:
