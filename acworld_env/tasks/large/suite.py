@@ -17,6 +17,7 @@ import numpy as np
 
 from ...catalog import Catalog, open_catalog
 from ..names import FAMILY_BUILDERS, register_family, register_suite
+from ..sides import with_sides
 from ..spec import TaskSpec
 from . import discovery, grounding, multi_item, preference
 from .draft import Draft, assemble
@@ -73,7 +74,7 @@ def build_large(catalog: Catalog, name: str, *, seed: int = 0, frozen: bool = Tr
     for k, family in enumerate(families):
         rng = np.random.default_rng([21, k, 2027] if frozen else [21, k, seed, 7])
         tasks += _family_tasks(view, family, prefix, rng, taken, strict)
-    return tasks
+    return [with_sides(t) for t in tasks]  # every actor that can be an agent has its own rubric
 
 
 def build_over_file(path: str | Path, *, seed: int = 0, frozen: bool = False, strict: bool = False) -> list[TaskSpec]:
