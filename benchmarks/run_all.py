@@ -141,6 +141,15 @@ BENCHES = [
         Figure("privacy guard: p95 per field (cold)", number(r"all runs\): median [\d.]+ us, p95 ([\d.]+) us"),
                "< 50 us", at_most(50.0), "us"),
     ]),
+    Bench("http", ["bench_http.py", "--tasks", "*/T1/*", "--repeat", "1", "--concurrent", "8"], [
+        Figure("HTTP transport overhead per action, p50 (T1 tasks, paired with the local env)",
+               number(r"HTTP overhead per action: p50 ([\d.]+) ms"), "<= 1 ms", at_most(1.0), "ms"),
+    ]),
+    Bench("large", ["bench_large.py", "--queries", "200", "--resets", "20"], [
+        Figure("large-catalog-v1 reset p95", number(r"reset_p95_ms:\s+([\d.]+)"), "-", lambda v: True, "ms"),
+        Figure("large-catalog-v1 filter p95 (warm, records)", number(r"filter_p95_ms:\s+([\d.]+)"), "<= 0.5 ms",
+               at_most(0.5), "ms"),
+    ]),
     Bench("trust", ["bench_trust.py", "--runs", "3", "--concurrency", "4"], [
         Figure("acworld eval in fresh processes: runs hung or failed",
                number(r"(\d+) hung \(> [\d.]+ s\), \d+ failed"), "0", at_most(0.0)),
