@@ -110,11 +110,11 @@ def policy_from_spec(
     Raises:
         LLMConfigError: Unknown spec, no key, no endpoint, or an unreadable skill.
     """
+    from . import providers
     from .cache import ResponseCache
     from .credentials import resolve_api_key
     from .limits import provider_slots
     from .policy import LLMPolicy
-    from .providers import AnthropicMessages, OpenAIChat
     from .retry import RetrySettings
 
     ms = parse_spec(spec, base_url)
@@ -126,7 +126,7 @@ def policy_from_spec(
         raise LLMConfigError(f"concurrency must be >= 1, got {concurrency}")
     key_file = str(api_key_file) if api_key_file is not None else None
     api_key = resolve_api_key(ms.provider, api_key_file=key_file, api_key_env=api_key_env)
-    adapter_cls = AnthropicMessages if ms.wire == "anthropic" else OpenAIChat
+    adapter_cls = providers.AnthropicMessages if ms.wire == "anthropic" else providers.OpenAIChat  # imports one SDK
     try:
         adapter = adapter_cls(api_key=api_key, base_url=ms.base_url, timeout=timeout)
     except Exception as exc:  # noqa: BLE001 - the SDK refused its configuration
