@@ -1,6 +1,7 @@
 """The baselines table (issue 18 §8): every baseline per family, on the frozen suite and on a generated split.
 
     python examples/baselines_table.py                       # writes baselines/capability-v1-baselines.json
+    python examples/baselines_table.py --learned-only        # only refresh its learned rows from their files
 
 Rows: the null baselines (``idle``, ``finish``, ``abstain``), ``random`` (mean over seeds), every
 family's shortcut scripts, and the task's reference policy: run here with
@@ -158,7 +159,15 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--learned", type=Path, nargs="*",
                     default=[ROOT / "baselines" / "sb3_maskable_ppo.json", ROOT / "baselines" / "rllib_ppo.json"])
     ap.add_argument("--out", type=Path, default=ROOT / "baselines" / "capability-v1-baselines.json")
+    ap.add_argument("--learned-only", action="store_true",
+                    help="Only refresh the learned rows of the existing --out file from the --learned files "
+                         "(nothing else is rerun).")
     args = ap.parse_args(argv)
+    if args.learned_only:
+        record = json.loads(args.out.read_text())
+        for split, entry in record["splits"].items():
+            entry["learned"] = learned_rows(args.learned, split)
+        return write(record, args.out)
     started = time.perf_counter()
     splits = {"frozen": load_suite(args.suite, "frozen", 0),
               "generated": load_suite(args.suite, "generated", args.generated_seed)}
@@ -166,26 +175,36 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "command": "python examples/baselines_table.py" + (f" --tasks {args.tasks}" if args.tasks else ""),
         "suite": args.suite, "generated_seed": args.generated_seed, "random_seeds": args.seeds, "splits": {},
     }
-    text = [f"## Baselines on {args.suite} (mean score per family)", ""]
     for split, tasks in splits.items():
         if args.tasks:
             tasks = [t for t in tasks if args.tasks in t.task_id]
         table = split_table(tasks, args.seeds)
-        learned = learned_rows(args.learned, split)
-        duel = self_play_table(tasks)
-        record["splits"][split] = {**table, "learned": learned, "self_play": duel}
-        title = "frozen suite" if split == "frozen" else f"generated split (seed {args.generated_seed})"
-        text += [markdown(title, table, learned), ""]
+        record["splits"][split] = {**table, "learned": learned_rows(args.learned, split),
+                                   "self_play": self_play_table(tasks)}
+    record["wall_s"] = round(time.perf_counter() - started, 1)
+    return write(record, args.out)
+
+
+def render(record: dict[str, Any]) -> str:
+    """The markdown of a table record: per split, the baselines (learned rows last), then self-play."""
+    text = [f"## Baselines on {record['suite']} (mean score per family)", ""]
+    for split, entry in record["splits"].items():
+        title = "frozen suite" if split == "frozen" else f"generated split (seed {record['generated_seed']})"
+        text += [markdown(title, entry, entry["learned"]), ""]
         text += [markdown(f"{title}, self-play: every side scored by its own rubric",
-                          {**table, "means": duel}, {}), ""]
+                          {**entry, "means": entry["self_play"]}, {}), ""]
     text += ["Learned baselines need torch; " + "; ".join(f"{n}: `{c}`" for n, c in LEARNED.items()) + ".",
              "", f"Produced by `{record['command']}`."]
-    record["wall_s"] = round(time.perf_counter() - started, 1)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
-    args.out.with_suffix(".md").write_text("\n".join(text) + "\n")
-    print("\n".join(text))
-    print(f"\nwrote {args.out} and {args.out.with_suffix('.md')} ({record['wall_s']} s)")
+    return "\n".join(text) + "\n"
+
+
+def write(record: dict[str, Any], out: Path) -> dict[str, Any]:
+    """Write ``record`` as JSON and its markdown beside it; print the markdown."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
+    out.with_suffix(".md").write_text(render(record))
+    print(render(record))
+    print(f"wrote {out} and {out.with_suffix('.md')} ({record['wall_s']} s)")
     return record
 
 

@@ -42,3 +42,24 @@ def test_baselines_table_on_one_family(tmp_path, capsys):
     text = capsys.readouterr().out
     assert "| reference | 1.000 | 1.000 |" in text and "not run here" in text
     assert out.with_suffix(".md").read_text().startswith("## Baselines on capability-v1")
+
+
+def test_learned_only_refreshes_the_learned_rows_and_nothing_else(tmp_path):
+    out, learned = tmp_path / "table.json", tmp_path / "sb3.json"
+    split = {"families": ["T9_adversarial"], "tasks": 20, "means": {"idle": {"T9_adversarial": 0.0, "all": 0.0}},
+             "full_credit_tasks": {}, "learned": {}, "self_play": {}}
+    before = {"command": "python examples/baselines_table.py", "suite": "capability-v1", "generated_seed": 1,
+              "random_seeds": 1, "wall_s": 1.0, "splits": {"frozen": split}}
+    out.write_text(json.dumps(before))
+    learned.write_text(json.dumps({"baseline": "MaskablePPO (SB3)", "command": "python examples/sb3_maskable_ppo.py",
+                                   "splits": {"frozen": {"T9_adversarial": 0.5, "all": 0.5}}}))
+    record = _load().main(["--learned-only", "--out", str(out), "--learned", str(learned)])
+    rows = record["splits"]["frozen"]["learned"]
+    assert rows["MaskablePPO (SB3)"] == {"status": "run", "command": "python examples/sb3_maskable_ppo.py",
+                                         "means": {"T9_adversarial": 0.5, "all": 0.5}}
+    assert rows["PPO (RLlib, self-play)"]["status"].startswith("not run here")
+    assert {k: v for k, v in record["splits"]["frozen"].items() if k != "learned"} == {
+        k: v for k, v in split.items() if k != "learned"}
+    text = out.with_suffix(".md").read_text()
+    assert "| idle | 0.000 | 0.000 |" in text and "| MaskablePPO (SB3) | 0.500 | 0.500 |" in text
+    assert "| PPO (RLlib, self-play) | not run here | - |" in text
