@@ -87,16 +87,22 @@ def test_rllib_ppo_trains_one_iteration():
     pytest.importorskip("torch", reason="RLlib training needs torch, which is not installed")
     pytest.importorskip("ray.rllib", reason="ray.rllib does not import here (e.g. dm-tree missing)")
     from ray.rllib.algorithms.ppo import PPOConfig
+    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
     from ray.rllib.env.multi_agent_env import MultiAgentEnv
+    from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
 
     env = AcworldRLlibEnv({"counterparties": "agents"})
     assert isinstance(env, MultiAgentEnv)
+    module = RLModuleSpec(module_class=ActionMaskingTorchRLModule, model_config={"fcnet_hiddens": [32]})
     config = (PPOConfig()
               .environment(AcworldRLlibEnv, env_config={"counterparties": "agents"})
               .multi_agent(policies={"buyer", "merchant"}, policy_mapping_fn=policy_by_role(env))
+              .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs=dict.fromkeys(("buyer", "merchant"),
+                                                                                        module)))
               .env_runners(num_env_runners=0)
               .training(train_batch_size=128, minibatch_size=64, num_epochs=1))
-    algo = config.build()
+    algo = (getattr(config, "build_algo", None) or config.build)()
     try:
         result = algo.train()
         assert result["env_runners"]["num_env_steps_sampled"] >= 128
