@@ -31,7 +31,6 @@ from acworld_env.cli import app
 from acworld_env.eval.runner import EvalConfig, run_eval
 from acworld_env.world import canonical, transition
 
-
 TASKS = "*/T1*/*"
 """T1 and T10 (40 tasks): enough runs of every shape to forge, and quick to verify many times."""
 
