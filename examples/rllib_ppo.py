@@ -124,6 +124,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                       "generated": play(probe, act, [t.task_id for t in held_out])}
     finally:
         algo.stop()
+        import ray
+
+        ray.shutdown()  # the local Ray instance RLlib started (a caller may start its own next)
     record = {"baseline": "PPO (RLlib, self-play)",
               "command": "python examples/rllib_ppo.py" + "".join(f" {a}" for a in (argv or sys.argv[1:])),
               "iterations": args.iterations, "train_seed": args.train_seed, "eval_seed": args.eval_seed,

@@ -108,3 +108,6 @@ def test_rllib_ppo_trains_one_iteration():
         assert result["env_runners"]["num_env_steps_sampled"] >= 128
     finally:
         algo.stop()
+        import ray
+
+        ray.shutdown()

@@ -30,6 +30,8 @@ def test_ray_missing_is_a_clear_error(tmp_path, monkeypatch):
 @pytest.fixture(scope="module")
 def ray_local():
     ray = pytest.importorskip("ray")
+    if ray.is_initialized():  # another test (RLlib) left its own instance running
+        ray.shutdown()
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     yield ray
     ray.shutdown()
