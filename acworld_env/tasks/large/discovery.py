@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from .draft import Draft
-from .view import CatalogView, join, needs_of, query
+from .view import CatalogView, join, query
 
 CAPABILITIES = ("basic_feasible_discovery", "best_feasible_selection", "correct_abstention", "query_reformulation")
 MAX_FEASIBLE = 30
@@ -86,12 +86,10 @@ def traps(view: CatalogView, category: str, needs: list[dict], budget: int | Non
 
 def draft(view: CatalogView, cap: str, rng: np.random.Generator, variant: int) -> Draft | None:
     """One draw of a Discovery task (None when it breaks a construction rule)."""
-    cats = view.categories()
-    category = cats[int(rng.integers(len(cats)))]
-    t = view.sample(query(category, [], sort="price_asc"), rng)
-    if t is None:
+    drawn = view.draw_target(rng)
+    if drawn is None:
         return None
-    every = needs_of(t)
+    category, t, every = drawn
     if not every or (cap == "query_reformulation" and not any(n["vague"] for n in every)):
         return None
     k = min(len(every), int(rng.integers(1, 3)) + (cap == "query_reformulation"))

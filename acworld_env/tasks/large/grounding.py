@@ -16,7 +16,7 @@ import numpy as np
 
 from .discovery import feasible, pages_to
 from .draft import Draft
-from .view import FLAG_WORDS, CatalogView, join, needs_of, query
+from .view import FLAG_WORDS, CatalogView, join, query
 
 PLAN = (("authoritative_attribute_read", 4), ("comparative_claim_limits", 3), ("conflict_and_normalization", 3),
         ("correction_and_retraction", 4), ("evidence_backed_response", 4), ("grounded_comparison", 3))
@@ -109,12 +109,10 @@ def _merchant(view: CatalogView, cap: str, rng: np.random.Generator) -> Draft | 
 
 
 def _buyer(view: CatalogView, cap: str, rng: np.random.Generator, variant: int) -> Draft | None:
-    cats = view.categories()
-    category = cats[int(rng.integers(len(cats)))]
-    t = view.sample(query(category, [], sort="price_asc"), rng)
-    if t is None:
+    drawn = view.draw_target(rng)
+    if drawn is None:
         return None
-    every = needs_of(t)
+    category, t, every = drawn
     needs = [every[int(i)] for i in sorted(rng.choice(len(every), size=min(2, len(every)), replace=False))] if every else []
     fits = feasible(view, category, needs, None)
     if not 3 <= len(fits) <= 200:

@@ -25,12 +25,10 @@ def _score(r: dict) -> int:
 
 def draft(view: CatalogView, cap: str, rng: np.random.Generator, variant: int) -> Draft | None:
     """One draw of a Preference task (None when it breaks a construction rule)."""
-    cats = view.categories()
-    category = cats[int(rng.integers(len(cats)))]
-    t = view.sample(query(category, [], sort="price_asc"), rng)
-    if t is None:
+    drawn = view.draw_target(rng)
+    if drawn is None:
         return None
-    every = needs_of(t)
+    category, t, every = drawn
     if not every:
         return None
     needs = [every[int(rng.integers(len(every)))]]

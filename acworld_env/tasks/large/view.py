@@ -123,6 +123,14 @@ class CatalogView:
             self._categories[min_in_stock] = sorted(c for c, n in named.items() if n >= floor)
         return list(self._categories[min_in_stock])
 
+    def draw_target(self, rng: Any) -> tuple[str, dict[str, Any], list[dict[str, Any]]] | None:
+        """A random category, a listing drawn from it, and the needs that listing can state (None when no
+        listing in the currency was drawn): the start of every Discovery, Grounding and Preference draft."""
+        cats = self.categories()
+        category = cats[int(rng.integers(len(cats)))]
+        target = self.sample(query(category, [], sort="price_asc"), rng)
+        return None if target is None else (category, target, needs_of(target))
+
     def money(self, cents: int) -> str:
         """An amount as a request writes it: ``$8.00`` in US dollars, else ``8.00 GBP``."""
         return f"${cents / 100:,.2f}" if self.currency == "USD" else f"{cents / 100:,.2f} {self.currency}"
