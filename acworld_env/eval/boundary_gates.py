@@ -76,17 +76,18 @@ def authority_failures(task: TaskSpec) -> list[str]:
         kind = str(action.get("kind", ""))
         if _is_query(kind) or kind in UNGUARDED:
             continue
+        world = ep.market.world
+        state, before = copy.deepcopy(world.state), world.state_digest()  # the World each impostor meets
         for who in impostors:
-            before = ep.market.world.state_digest()
-            state = copy.deepcopy(ep.market.world.state)
             result = ep.market.submit(who, dict(action))
             if result.accepted or result.commit_seq is not None:
-                why = _overreach(task.actor, who, kind, state, ep.market.world.state)
+                why = _overreach(task.actor, who, kind, state, world.state)
                 if why:
                     failures.append(f"{task.task_id}: {who} proposing {task.actor}'s {kind} was accepted"
                                     + (f" and committed (commit {result.commit_seq})" if result.commit_seq else "")
                                     + f": {why}")
-            elif ep.market.world.state_digest() != before:
+                state, before = copy.deepcopy(world.state), world.state_digest()
+            elif world.state_digest() != before:
                 failures.append(f"{task.task_id}: {who}'s rejected {kind} changed the World")
     return failures
 
