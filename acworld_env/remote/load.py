@@ -39,34 +39,67 @@ class LoadReport:
         return len(self.latencies)
 
 
+class ReferencePlay:
+    """A task's reference policy played over the HTTP API, request by request, whatever the client.
+
+    ``start`` is the body that creates the episode; feed the reply to :meth:`begin`, then send each
+    request :meth:`next_action` gives (``None`` once the actor is done) and feed its reply to
+    :meth:`reply`; finally send :attr:`end` (path and headers).
+    """
+
+    def __init__(self, task: TaskSpec, *, suite: str = "capability-v1", seed: int = 0) -> None:
+        self.start = {"task_id": task.task_id, "suite": suite, "episode_seed": seed}
+        self.policy = make_policy(task.reference)
+        self.policy.reset(seed)
+        self.n = 0
+
+    def begin(self, started: dict[str, Any]) -> None:
+        """Take the created episode: its id, the first state and the actor's credential."""
+        self.eid, self.state = started["episode_id"], started["state"]
+        self.actor = self.state["agent_selection"]
+        self.headers = {"Authorization": f"Bearer {started['credentials'][self.actor]}"}
+
+    def next_action(self) -> tuple[str, dict[str, Any], dict[str, str]] | None:
+        """``(path, body, headers)`` of the policy's next action, or None when the episode is over for it."""
+        state, actor = self.state, self.actor
+        if state["terminations"][actor] or state["truncations"][actor]:
+            return None
+        obs = state["observation"]["raw"]
+        action = self.policy.act(obs)
+        if action is not None and not isinstance(action, dict):
+            action = action.model_dump(mode="json", exclude_none=True)
+        self.n += 1
+        return (f"/episodes/{self.eid}/actions", {"action": action, "seen": len(obs["inbox"]), "observe": True},
+                {**self.headers, "Idempotency-Key": f"{self.eid}-{self.n}"})
+
+    def reply(self, state: dict[str, Any]) -> None:
+        """The state an action's reply carries."""
+        self.state = state
+
+    @property
+    def end(self) -> tuple[str, dict[str, str]]:
+        """Path and headers of the request that ends the episode."""
+        return f"/episodes/{self.eid}/end", self.headers
+
+
 async def play_http(client: Any, task: TaskSpec, *, suite: str = "capability-v1", seed: int = 0,
                     latencies: list[float] | None = None) -> dict:
     """Play ``task`` (of ``suite``)'s reference over HTTP with ``client`` (an ``httpx.AsyncClient``); the end summary."""
-    resp = await client.post(f"{API}/episodes", json={"task_id": task.task_id, "suite": suite, "episode_seed": seed})
-    resp.raise_for_status()
-    started = resp.json()
-    eid, state = started["episode_id"], started["state"]
-    actor = state["agent_selection"]
-    headers = {"Authorization": f"Bearer {started['credentials'][actor]}"}
-    policy = make_policy(task.reference)
-    policy.reset(seed)
-    n = 0
-    while not (state["terminations"][actor] or state["truncations"][actor]):
-        obs = state["observation"]["raw"]
-        action = policy.act(obs)
-        if action is not None and not isinstance(action, dict):
-            action = action.model_dump(mode="json", exclude_none=True)
-        n += 1
+    play = ReferencePlay(task, suite=suite, seed=seed)
+
+    async def call(path: str, body: Any = None, headers: dict[str, str] | None = None) -> Any:
+        resp = await client.post(API + path, json=body, headers=headers)
+        resp.raise_for_status()
+        return resp.json()
+
+    play.begin(await call("/episodes", play.start))
+    while (request := play.next_action()) is not None:
         t0 = time.perf_counter()
-        resp = await client.post(f"{API}/episodes/{eid}/actions", headers={**headers, "Idempotency-Key": f"{eid}-{n}"},
-                                 json={"action": action, "seen": len(obs["inbox"]), "observe": True})
+        state = await call(*request)
         if latencies is not None:
             latencies.append(time.perf_counter() - t0)
-        resp.raise_for_status()
-        state = resp.json()
-    resp = await client.post(f"{API}/episodes/{eid}/end", headers=headers)
-    resp.raise_for_status()
-    return resp.json()
+        play.reply(state)
+    return await call(play.end[0], None, play.end[1])
 
 
 async def _run(url: str, tasks: list[TaskSpec], concurrent: bool, timeout: float) -> LoadReport:
@@ -108,26 +141,16 @@ def play_wire(url: str, task: TaskSpec, *, suite: str = "capability-v1", seed: i
             raise RuntimeError(f"{method} {path}: {status} {data[:300]!r}")
         return json.loads(data)
 
+    play = ReferencePlay(task, suite=suite, seed=seed)
     try:
-        started = call("POST", "/episodes", {"task_id": task.task_id, "suite": suite, "episode_seed": seed})
-        eid, state = started["episode_id"], started["state"]
-        actor = state["agent_selection"]
-        headers = {"Authorization": f"Bearer {started['credentials'][actor]}"}
-        policy = make_policy(task.reference)
-        policy.reset(seed)
-        n = 0
-        while not (state["terminations"][actor] or state["truncations"][actor]):
-            obs = state["observation"]["raw"]
-            action = policy.act(obs)
-            if action is not None and not isinstance(action, dict):
-                action = action.model_dump(mode="json", exclude_none=True)
-            n += 1
+        play.begin(call("POST", "/episodes", play.start))
+        while (request := play.next_action()) is not None:
             t0 = time.perf_counter()
-            state = call("POST", f"/episodes/{eid}/actions", {"action": action, "seen": len(obs["inbox"]), "observe": True},
-                         {**headers, "Idempotency-Key": f"{eid}-{n}"})
+            state = call("POST", *request)
             if latencies is not None:
                 latencies.append(time.perf_counter() - t0)
-        return call("POST", f"/episodes/{eid}/end", None, headers)
+            play.reply(state)
+        return call("POST", play.end[0], None, play.end[1])
     finally:
         wire.close()
 
