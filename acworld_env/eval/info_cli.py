@@ -61,11 +61,10 @@ def tasks_command(
 
 def policies_command() -> None:
     """List the policies that acworld eval --policy accepts: built-in names and model spec forms."""
-    from ..policies.make import make_policy  # noqa: F401  (registers the general-purpose policies)
-    from ..policies.specs import _known_after_families
+    from ..policies import baselines, make  # noqa: F401  (register the null baselines and general policies)
+    from ..tasks import families  # noqa: F401  (register every family's policies and shortcuts)
     from ..tasks.names import POLICIES, SHORTCUTS
 
-    _known_after_families("reference")
     table = Table(title="Policies for --policy", title_justify="left", box=box.SIMPLE_HEAD)
     table.add_column("spec", no_wrap=True)
     table.add_column("what it is", overflow="fold")
