@@ -31,9 +31,20 @@ UNITS: dict[str, tuple[str, float]] = {
 REL_TOL = 0.05
 """Relative tolerance of a match (rounding 4.5 mm to 0.18 in is 1.6 % off; wrong figures are 15 % off or more)."""
 
+NOT_AFTER_IN = (
+    "the", "a", "an", "my", "your", "his", "her", "its", "our", "their", "this", "that", "these",
+    "those", "each", "every", "all", "any", "some", "total", "stock", "store", "transit", "cart",
+    "hand", "person", "reserve", "advance", "time", "full", "case", "one", "two", "three", "ten",
+)
+"""Words that, right after "<number> in", make "in" a preposition ("3 in the box", "2 in stock",
+"1 in 10"), not inches ("0.18 in thick", "4.5 in."). "in" is the one unit word English uses
+mostly as something else; the other unit words are read wherever they follow a number."""
+
 _NUM = r"(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
 _WORDS = "|".join(sorted((re.escape(u) for u in UNITS if u != '"'), key=len, reverse=True))
-_QTY = re.compile(r"(?<![\w.,])" + _NUM + r"\s?(?:(" + _WORDS + r")\b|(\"))", re.IGNORECASE)
+_PREPOSITION = r"(?<=\bin)\s+(?:(?:" + "|".join(NOT_AFTER_IN) + r")\b|\d)"
+_QTY = re.compile(r"(?<![\w.,])" + _NUM + r"\s?(?:(" + _WORDS + r")\b(?!" + _PREPOSITION + r")|(\"))",
+                  re.IGNORECASE)
 _BARE = re.compile(_NUM)
 
 

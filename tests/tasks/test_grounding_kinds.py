@@ -175,3 +175,14 @@ def test_units_are_read_from_keys_values_and_text() -> None:
     found = quantities_in(f'Listing {L} is 72" long, 4.5mm thick and weighs 7.4 lbs; 3 colours.')
     assert [d for d, _ in found] == ["length", "length", "mass"]
     assert found[0][1] == pytest.approx(1828.8)
+
+
+@pytest.mark.parametrize(("text", "lengths_mm"), [
+    ("3 in the box, 2 in stock, 4 in total, 1 in 10 buyers, 2 in transit", []),
+    ("It is 0.18 in thick; 3 in the box.", [4.572]),
+    ("0.18 in.", [4.572]),
+    ("5 in, and 2 in your cart", [127.0]),
+    ("6 in wide", [152.4]),
+])
+def test_in_after_a_number_is_inches_only_when_no_noun_phrase_follows(text: str, lengths_mm: list[float]) -> None:
+    assert [v for _, v in quantities_in(text)] == pytest.approx(lengths_mm)
