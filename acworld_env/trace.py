@@ -152,14 +152,21 @@ class Trace:
                commit: int | None = None, delta: list[Any] | None = None, result: Any = None,
                replayed: bool = False, original_validation: str | None = None,
                meta: dict[str, Any] | None = None) -> TraceRecord:
-        """Build, seal and store the next record; return it. The one constructor of lineage records."""
-        record = TraceRecord(
-            n=len(self.records) + 1, round=round, actor=actor, role=role, envelope=envelope, action=action,
-            validation=validation, evidence=evidence if evidence is not None else [], commit=commit,
-            delta=delta if delta is not None else [], result=result, replayed=replayed, prev=self.head,
-            hash="", original_validation=original_validation, meta=meta or None,
-        )
-        record = replace(record, hash=chain(self.head, record.body()))
+        """Build, seal and store the next record; return it. The one constructor of lineage records.
+
+        The chain hashes the record's JSON form without ``hash`` (:meth:`TraceRecord.body`); it is
+        built here once from the same values, and the record is made once, sealed.
+        """
+        fields: dict[str, Any] = {
+            "n": len(self.records) + 1, "round": round, "actor": actor, "role": role, "envelope": envelope,
+            "action": action, "validation": validation, "evidence": evidence if evidence is not None else [],
+            "commit": commit, "delta": delta if delta is not None else [], "result": result,
+            "replayed": replayed, "prev": self.head, "original_validation": original_validation,
+            "meta": meta or None,
+        }
+        body = {k: v for k, v in fields.items() if v is not None or k not in _OPTIONAL_KEYS}
+        body["validation"] = validation.to_dict()
+        record = TraceRecord(**fields, hash=chain(self.head, body))
         self.head = record.hash
         self.records.append(record)
         return record

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -91,24 +92,56 @@ def score_trace(task: TaskSpec, records: list[dict], state: dict, *, weights: st
 def assemble(task: TaskSpec, credits: dict[str, float], evidence: dict[str, Any], *,
              weights: str = "task") -> Score:
     """The task score from every predicate's (rounded) credit and evidence: ``S``, stages, loss group."""
-    def w(p: Any) -> float:
-        return 1.0 if weights == "equal" else p.weight
-    total_w = sum(w(p) for p in task.predicates)
-    score = sum(w(p) * credits[p.id] for p in task.predicates) / total_w
+    rubric = _rubric(task, weights)
+    score = sum(w * credits[pid] for pid, w in rubric.weighted) / rubric.total
     stages: dict[str, float] = {}
-    for stage in STAGES:
-        preds = [p for p in task.predicates if p.stage == stage]
-        if preds:
-            stages[stage] = round(sum(w(p) * credits[p.id] for p in preds) / sum(w(p) for p in preds), 12)
-    full = all(credits[p.id] >= 1.0 for p in task.predicates if p.required)
+    for stage, weighted, total in rubric.stages:
+        stages[stage] = round(sum(w * credits[pid] for pid, w in weighted) / total, 12)
+    full = all(credits[pid] >= 1.0 for pid in rubric.required)
     missing = {g: 0.0 for g in LOSS_GROUPS}
-    for p in task.predicates:
-        missing[p.loss_group] += w(p) * (1.0 - credits[p.id])
+    for (pid, w), group in zip(rubric.weighted, rubric.loss_groups, strict=True):
+        missing[group] += w * (1.0 - credits[pid])
     top = max(missing.values())
     leaders = [g for g, m in missing.items() if abs(m - top) < 1e-12]
     loss = None if top <= 1e-12 else (leaders[0] if len(leaders) == 1 else "Mixed")
     return Score(task.task_id, True, 1.0 if full else round(min(score, 1.0), 12), full, credits, evidence,
                  stages, loss)
+
+
+@dataclass(frozen=True)
+class _Rubric:
+    """The fixed part of :func:`assemble` for one task and weighting: weights, stage groups, sums of weights.
+
+    Sums are taken in the task's predicate order, as :func:`assemble` always did, so every float is the same.
+    """
+
+    weighted: list[tuple[str, float]]
+    total: float
+    stages: list[tuple[str, list[tuple[str, float]], float]]
+    required: list[str]
+    loss_groups: list[str]
+
+
+_RUBRICS: dict[tuple[int, str], tuple[weakref.ref, _Rubric]] = {}
+"""Rubrics by task identity (while the task lives) and weighting: a live episode assembles one per step."""
+
+
+def _rubric(task: TaskSpec, weights: str) -> _Rubric:
+    key = (id(task), weights)
+    known = _RUBRICS.get(key)
+    if known is not None and known[0]() is task:
+        return known[1]
+    preds = task.predicates
+    weighted = [(p.id, 1.0 if weights == "equal" else p.weight) for p in preds]
+    stages = []
+    for stage in STAGES:
+        group = [(p.id, w) for p, (_pid, w) in zip(preds, weighted, strict=True) if p.stage == stage]
+        if group:
+            stages.append((stage, group, sum(w for _pid, w in group)))
+    rubric = _Rubric(weighted, sum(w for _pid, w in weighted), stages, [p.id for p in preds if p.required],
+                     [p.loss_group for p in preds])
+    _RUBRICS[key] = (weakref.ref(task, lambda _ref: _RUBRICS.pop(key, None)), rubric)
+    return rubric
 
 
 def score_episode(task: TaskSpec, market: Any) -> Score:

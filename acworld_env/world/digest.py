@@ -34,11 +34,15 @@ def _check(obj: Any, path: str = "$") -> None:
     raise NonCanonicalValue(f"{type(obj).__name__} at {path}")
 
 
+_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+"""The canonical encoder, made once (``json.dumps`` with these options builds a new one per call)."""
+
+
 def canonical(obj: Any, *, check: bool = False) -> bytes:
     """Canonical JSON bytes: sorted keys, no whitespace, UTF-8. ``check`` refuses floats."""
     if check:
         _check(obj)
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+    return _ENCODER.encode(obj).encode()
 
 
 def sha256(data: bytes) -> str:
