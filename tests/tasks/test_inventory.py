@@ -75,8 +75,8 @@ def test_controlled_factors_are_covered() -> None:
     assert max(seen["partial_backorder_requests"]) <= 8
 
 
-def test_references_earn_full_credit_and_mutations_lower_what_they_declare() -> None:
-    reports = validate_tasks(TASKS)
+def test_references_earn_full_credit_and_mutations_lower_what_they_declare(frozen_reports) -> None:
+    reports = frozen_reports
     rep = reports[FAMILY]
     assert rep.failures == []
     assert rep.references_full == rep.tasks == 20

@@ -55,8 +55,8 @@ def test_controlled_factors_stay_in_their_ranges() -> None:
             assert 1 <= d["evidence_conditions"] <= 4
 
 
-def test_references_earn_full_credit_and_each_mutation_lowers_what_it_declares() -> None:
-    reports = validate_tasks(TASKS)
+def test_references_earn_full_credit_and_each_mutation_lowers_what_it_declares(frozen_reports) -> None:
+    reports = frozen_reports
     rep = reports[FAMILY]
     assert rep.failures == []
     assert rep.references_full == rep.tasks == 20
