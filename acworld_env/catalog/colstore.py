@@ -277,20 +277,41 @@ class ColumnStore:
         return sum(a.nbytes for a in self._arrays.values())
 
     def dense(self, facet: Facet) -> np.ndarray:
-        """Per-row values of ``facet`` over the whole catalog (built on first use, cached):
-        int32 codes with -1 where absent for string/bool facets, float64 with NaN for numbers."""
+        """Per-row codes of ``facet`` over the whole catalog (built on first use, cached), -1
+        where a row lacks the key: the value's index in ``facet.values`` for strings, 0/1 for
+        bools, and for numbers the value's index in :meth:`facet_numbers` (so a numeric range is a
+        range of codes). The narrowest integer type that holds the codes keeps these arrays small
+        (one byte per listing for most keys: a long search load touches dozens of keys)."""
         name = f"dense.f{facet.fid}"
         arr = self._arrays.get(name)
         if arr is None:
             rows, vals = self.array(f"f{facet.fid}.rows"), self.array(f"f{facet.fid}.vals")
             if facet.vtype == "n":
-                arr = np.full(self.n, np.nan, dtype=np.float64)
+                numbers = self.facet_numbers(facet)
+                codes = np.searchsorted(numbers, vals)
+                codes[np.isnan(vals)] = -1
+                n_codes = numbers.size
             else:
-                arr = np.full(self.n, -1, dtype=np.int32)
-            arr[rows] = vals
+                codes = vals
+                n_codes = len(facet.values) if facet.vtype == "s" else 2
+            dtype = next(t for t in (np.int8, np.int16, np.int32) if n_codes <= np.iinfo(t).max)
+            arr = np.full(self.n, -1, dtype=dtype)
+            arr[rows] = codes
             arr.setflags(write=False)
             with self._lock:
-                self._arrays.setdefault(name, arr)
+                arr = self._arrays.setdefault(name, arr)
+        return arr
+
+    def facet_numbers(self, facet: Facet) -> np.ndarray:
+        """The distinct values of a numeric ``facet``, ascending (NaN left out)."""
+        name = f"numbers.f{facet.fid}"
+        arr = self._arrays.get(name)
+        if arr is None:
+            values = self.array(f"f{facet.fid}.sorted.values")
+            arr = np.unique(values[~np.isnan(values)])
+            arr.setflags(write=False)
+            with self._lock:
+                arr = self._arrays.setdefault(name, arr)
         return arr
 
     def group_codes(self, field: str, value: str) -> list[int]:

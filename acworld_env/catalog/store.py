@@ -48,29 +48,29 @@ _LISTING_FIELDS = frozenset(Listing.model_fields)
 _scan = json.JSONDecoder().scan_once
 """The C JSON scanner: stored JSON is canonical (no surrounding whitespace), so scanning
 from position 0 is exact and avoids ``json.loads``' per-call overhead."""
-
-
-def _loads(text: str) -> Any:
-    return _scan(text, 0)[0]
+_new_listing = Listing.__new__
+_set = object.__setattr__
 
 
 def _listing(row: tuple[Any, ...]) -> Listing:
-    """A :class:`Listing` from a trusted stored row, without re-validation.
+    """A :class:`Listing` from a trusted stored row (:data:`LISTING_SELECT` order), without re-validation.
 
     Equivalent to ``Listing.model_construct(...)`` (the stored row was validated when
     the catalog was built) at a fraction of the cost; a test checks the equivalence.
     """
-    obj = Listing.__new__(Listing)
-    object.__setattr__(obj, "__dict__", {
-        "listing_id": row[0], "merchant_id": row[1], "product_id": row[2], "title": row[3],
-        "brand": row[4], "category": row[5], "price": row[6], "currency": row[7],
-        "compare_at_price": row[8], "in_stock": bool(row[9]), "quantity": row[10],
-        "options": _loads(row[11]), "attributes": _loads(row[12]), "tags": _loads(row[13]),
-        "rating": row[14], "review_count": row[15], "description": row[16], "url": row[17],
+    (listing_id, merchant_id, product_id, title, brand, category, price, currency, compare_at_price,
+     in_stock, quantity, options, attributes, tags, rating, review_count, description, url, _lrow) = row
+    obj = _new_listing(Listing)
+    _set(obj, "__dict__", {
+        "listing_id": listing_id, "merchant_id": merchant_id, "product_id": product_id, "title": title,
+        "brand": brand, "category": category, "price": price, "currency": currency,
+        "compare_at_price": compare_at_price, "in_stock": bool(in_stock), "quantity": quantity,
+        "options": _scan(options, 0)[0], "attributes": _scan(attributes, 0)[0], "tags": _scan(tags, 0)[0],
+        "rating": rating, "review_count": review_count, "description": description, "url": url,
     })
-    object.__setattr__(obj, "__pydantic_fields_set__", set(_LISTING_FIELDS))
-    object.__setattr__(obj, "__pydantic_extra__", None)
-    object.__setattr__(obj, "__pydantic_private__", None)
+    _set(obj, "__pydantic_fields_set__", set(_LISTING_FIELDS))
+    _set(obj, "__pydantic_extra__", None)
+    _set(obj, "__pydantic_private__", None)
     return obj
 
 
