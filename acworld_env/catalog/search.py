@@ -101,13 +101,13 @@ class SearchEngine:
         j = values.size if hi is None else int(np.searchsorted(values, hi, "right"))
         if j <= i:
             raise _Empty
-        price = cols.array("price")
+        rank = cols.array("rank.price_asc")  # rows i..j-1 in price order are those in range
 
         def test(c: np.ndarray) -> np.ndarray:
-            p = price.take(c)
-            if lo is None:
-                return p <= hi
-            return p >= lo if hi is None else (p >= lo) & (p <= hi)
+            r = rank.take(c)
+            if i == 0:
+                return r < j
+            return r >= i if j == values.size else (r >= i) & (r < j)
         return _Filter(j - i, lambda: cols.array("sorted.price.rows")[i:j], test)
 
     def _rating(self, minimum: float) -> _Filter:
@@ -116,8 +116,8 @@ class SearchEngine:
         j = int(np.searchsorted(neg, -minimum, "right"))
         if j == 0:
             raise _Empty
-        rating = cols.array("rating")
-        return _Filter(j, lambda: cols.array("sorted.rating.rows")[:j], lambda c: rating.take(c) >= minimum)
+        rank = cols.array("rank.rating_desc")  # the first j rows in rating order are those rated >= minimum
+        return _Filter(j, lambda: cols.array("sorted.rating.rows")[:j], lambda c: rank.take(c) < j)
 
     def _facet(self, kind: str, key: str, value: object) -> _Filter:
         cols = self.cols

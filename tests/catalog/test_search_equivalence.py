@@ -150,3 +150,20 @@ def test_numeric_facet_codes_order_like_the_values(small: Catalog) -> None:
             a, b = np.searchsorted(numbers, lo, "left"), np.searchsorted(numbers, hi, "right")
             by_code = set(np.flatnonzero((codes >= a) & (codes < b)).tolist())
             assert by_code == set(rows[(vals >= lo) & (vals <= hi)].tolist())
+
+
+def test_price_and_rating_ranges_are_rank_ranges(small: Catalog) -> None:
+    """Rows whose price is in [lo, hi] are those ranked i..j-1 by price, and rows rated at least
+    m the first j by rating (the search tests these ranks instead of the values)."""
+    cols = small._store.engine.cols
+    price, rating = cols.array("price"), cols.array("rating")
+    by_price, by_rating = cols.array("rank.price_asc"), cols.array("rank.rating_desc")
+    values, neg = cols.array("sorted.price.values"), cols.array("sorted.rating.values")
+    rng = random.Random(9)
+    for _ in range(200):
+        lo, hi = sorted(int(rng.choice(list(price)) * rng.uniform(0.8, 1.2)) for _ in range(2))
+        i, j = np.searchsorted(values, lo, "left"), np.searchsorted(values, hi, "right")
+        assert np.array_equal((by_price >= i) & (by_price < j), (price >= lo) & (price <= hi))
+        m = rng.choice([0, 1, 2.5, 3.5, 4.0, 4.2, 4.5, 5.0])
+        k = np.searchsorted(neg, -m, "right")
+        assert np.array_equal(by_rating < k, rating >= m)
