@@ -1,4 +1,10 @@
-"""VCP: the typed wire protocol. Every action is one member of a discriminated union."""
+"""VCP: the typed wire protocol. Every action is one member of a discriminated union.
+
+Import cost: the models are declared with ``defer_build`` (their validators and the union's are
+built when first used), and the modules that declare them do not use ``from __future__ import
+annotations``: pydantic would otherwise evaluate every string annotation, its base classes' too,
+once per model class.
+"""
 
 from .aftersales import *  # noqa: F403
 from .authoring import *  # noqa: F403

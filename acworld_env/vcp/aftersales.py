@@ -1,6 +1,5 @@
 """Business tools after the sale: cancel, return, refund, exchange, dispute, ledger close."""
 
-from __future__ import annotations
 
 from typing import Literal
 

@@ -1,6 +1,5 @@
 """Business tools for merchants' listings and for reviews."""
 
-from __future__ import annotations
 
 from typing import Literal
 

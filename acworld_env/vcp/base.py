@@ -1,6 +1,5 @@
 """Shared building blocks of the VCP wire protocol: roles, field types and the action base class."""
 
-from __future__ import annotations
 
 import types
 from dataclasses import dataclass
@@ -57,7 +56,7 @@ Text = Annotated[str, Field(max_length=2000)]
 class VCPAction(BaseModel):
     """Base of every action. Subclasses set ``kind`` and the class-level metadata."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     roles: ClassVar[frozenset[Role]] = ANY_ROLE
     """Roles allowed to use this action."""

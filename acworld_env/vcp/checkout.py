@@ -1,6 +1,5 @@
 """Business tools for quotes, checkout and payment."""
 
-from __future__ import annotations
 
 from typing import Literal
 
@@ -13,7 +12,7 @@ from .text import ShortText
 class CartLine(BaseModel):
     """A listing and a quantity."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
     listing_id: Id = Field(description="The listing.")
     quantity: Quantity = Field(1, description="Units.")
 
@@ -21,7 +20,7 @@ class CartLine(BaseModel):
 class QuoteLine(BaseModel):
     """A quoted line: listing, quantity and unit price."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
     listing_id: Id = Field(description="The listing.")
     quantity: Quantity = Field(description="Units.")
     unit_price: PositiveMoney = Field(description="Price per unit in cents.")
@@ -30,7 +29,7 @@ class QuoteLine(BaseModel):
 class Fee(BaseModel):
     """A named fee on a quote (shipping, handling, tax)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
     name: ShortText = Field(description="What the fee is for.")
     amount: Money = Field(description="Fee in cents.")
 

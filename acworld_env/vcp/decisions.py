@@ -1,6 +1,5 @@
 """Protocol-event handling and terminal decisions."""
 
-from __future__ import annotations
 
 from typing import Literal
 

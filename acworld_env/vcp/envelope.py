@@ -1,6 +1,5 @@
 """The envelope that binds an action to its authenticated actor."""
 
-from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 

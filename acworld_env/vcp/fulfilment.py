@@ -1,6 +1,5 @@
 """Business tools for fulfilment and supply: allocation, shipping, exceptions, restock."""
 
-from __future__ import annotations
 
 from typing import Literal
 

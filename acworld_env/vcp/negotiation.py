@@ -1,6 +1,5 @@
 """Business tools for talking and negotiating: messages, questions and offers."""
 
-from __future__ import annotations
 
 from typing import Literal
 

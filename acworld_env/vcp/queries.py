@@ -1,6 +1,5 @@
 """Read-only queries. They never change the World and never produce a commit."""
 
-from __future__ import annotations
 
 from typing import Literal
 

@@ -7,7 +7,7 @@ import math
 from dataclasses import dataclass
 from typing import Annotated, Any, Union
 
-from pydantic import BaseModel, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from ..core.errors import AcworldError
 from .aftersales import AFTERSALES
@@ -34,7 +34,9 @@ IDLE_ACTION: dict[str, Any] = {"kind": "get_inbox", "unread_only": True}
 """What an agent does on a turn it takes no action (its policy returned None): read its unread messages."""
 
 Action = Annotated[Union[ACTION_TYPES], Field(discriminator="kind")]  # noqa: UP007
-ACTION_ADAPTER: TypeAdapter[VCPAction] = TypeAdapter(Action)
+ACTION_ADAPTER: TypeAdapter[VCPAction] = TypeAdapter(Action, config=ConfigDict(defer_build=True))
+"""The union's validator, built on first use (``defer_build``, like every action model): importing the
+package builds none, and the first validated action of a process pays for the whole union once."""
 
 MAX_ACTION_BYTES = 16_384
 """Largest action, in bytes of JSON (and in characters of a JSON string)."""
