@@ -150,12 +150,11 @@ class Market:
         action = parse_action(raw)
         parsed = isinstance(action, VCPAction)
         known = self.world.state["actors"].get(actor)
+        fields = vars(action) if parsed else {}  # the action's field values (only some kinds have a thread)
         envelope = Envelope(
             envelope_id=f"env-{self.seed}-{self.seq:05d}", actor=actor, role=known["role"] if known else None,
-            round=self.round, seq=self.seq,
-            thread_id=getattr(action, "thread_id", None) if parsed else None,
-            in_reply_to=getattr(action, "in_reply_to", None) if parsed else None,
-            idempotency_key=action.idempotency_key if parsed else None,
+            round=self.round, seq=self.seq, thread_id=fields.get("thread_id"),
+            in_reply_to=fields.get("in_reply_to"), idempotency_key=fields.get("idempotency_key"),
         )
         kind = action.kind if parsed else None
         vid = f"val-{self.seq:05d}"

@@ -178,7 +178,10 @@ class AcworldAECEnv(AECEnv):
         """Built on first use: the text fields' 63,425-character charset takes ~0.1 s to index."""
         self.state_space = state_space()
         self._action_spaces: dict[str, VCPActionSpace] = {}
+        self._walk_seed: int | None = None
         self._walk: np.random.Generator | None = None
+        """The suite walk's generator, made from ``_walk_seed`` when first drawn from (a reset naming its task
+        never draws)."""
         self._order: list[int] = []
         self._cursor = -1
         self.episode: Episode | None = None
@@ -208,11 +211,15 @@ class AcworldAECEnv(AECEnv):
                 self.possible_agents.append(a)
                 self._role_hint[a] = task.initial_state["actors"][a]["role"]
 
+    def _walker(self) -> np.random.Generator:
+        if self._walk is None:
+            self._walk = np.random.default_rng(self._walk_seed)
+        return self._walk
+
     def _next_task(self) -> TaskSpec:
-        assert self._walk is not None
         self._cursor += 1
         if self._cursor >= len(self._order):
-            self._order = [int(i) for i in self._walk.permutation(len(self.tasks))]
+            self._order = [int(i) for i in self._walker().permutation(len(self.tasks))]
             self._cursor = 0
         return self.tasks[self._order[self._cursor]]
 
@@ -233,8 +240,8 @@ class AcworldAECEnv(AECEnv):
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start an episode: the task named in ``options``, the fixed task, or the next of the walk."""
         options = options or {}
-        if seed is not None or self._walk is None:
-            self._walk = np.random.default_rng(0 if seed is None else seed)
+        if seed is not None or self._walk_seed is None:
+            self._walk_seed, self._walk = (0 if seed is None else seed), None
             self._order, self._cursor = [], -1
         if options.get("task") is not None:
             task = _as_task(options["task"])
@@ -242,7 +249,7 @@ class AcworldAECEnv(AECEnv):
             task = self.task_by_id(options["task_id"])
         else:
             task = self._fixed if self._fixed is not None else self._next_task()
-        episode_seed = seed if seed is not None else int(self._walk.integers(2**31 - 1))
+        episode_seed = seed if seed is not None else int(self._walker().integers(2**31 - 1))
         self._start(task, episode_seed)
 
     def _start(self, task: TaskSpec, seed: int) -> None:

@@ -19,8 +19,8 @@ class World:
     """
 
     def __init__(self, initial_state: dict, *, log: CommitLog | None = None) -> None:
-        self.initial_state = _checked_copy(initial_state)
-        self.state = clone(self.initial_state)
+        self._initial = _checked_image(initial_state)
+        self.state = _load(self._initial)
         self.commits: list[dict] = []
         self.head = GENESIS
         self.log = log
@@ -37,7 +37,7 @@ class World:
         assert self.log is not None
         saved_initial = self.log.get_meta("initial_state")
         result = reconstruct(saved_initial, stored, self.log.validations())
-        self.initial_state = saved_initial
+        self._initial = saved_initial
         self.state = result.state
         self.commits = stored
         self.head = result.event_digest
@@ -65,6 +65,11 @@ class World:
         return commit
 
     @property
+    def initial_state(self) -> dict:
+        """The state before the first commit: a fresh copy on every read (the World keeps its image)."""
+        return _load(self._initial)
+
+    @property
     def event_digest(self) -> str:
         """Head of the commit hash chain."""
         return self.head
@@ -79,12 +84,12 @@ _CHECKED: dict[bytes, None] = {}
 _CHECKED_MAX = 256
 
 
-def _checked_copy(state: dict) -> dict:
-    """An independent copy of ``state`` after checking it is canonical JSON data (integers, no floats).
+def _checked_image(state: dict) -> bytes | dict:
+    """``state``, checked to be canonical JSON data (integers, no floats), as its exact ``marshal`` image.
 
     An environment resets to the same few task states over and over: a state whose exact image
     (``marshal`` keeps every type: ``True`` is not ``1``) passed the check before is not checked
-    again, and the copy is read back from that image.
+    again. A state ``marshal`` cannot write is kept as a checked copy instead.
     """
     try:
         image = marshal.dumps(state, 2)
@@ -97,4 +102,9 @@ def _checked_copy(state: dict) -> dict:
         if len(_CHECKED) >= _CHECKED_MAX:
             del _CHECKED[next(iter(_CHECKED))]
         _CHECKED[image] = None
-    return marshal.loads(image)
+    return image
+
+
+def _load(initial: bytes | dict) -> dict:
+    """An independent copy of a state kept by :func:`_checked_image` (or given as a dict)."""
+    return marshal.loads(initial) if isinstance(initial, bytes) else clone(initial)
