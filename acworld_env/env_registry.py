@@ -2,7 +2,9 @@
 
 Ids are ``name-vN`` (optionally ``namespace/name-vN``). ``make("capability")`` resolves to the
 latest registered version. Every id is also registered with Gymnasium as a single-agent view,
-``gymnasium.make("acworld/capability-v1")`` (ids with their own namespace keep it).
+``gymnasium.make("acworld/capability-v1")`` (ids with their own namespace keep it). Importing
+``acworld_env`` does not import Gymnasium: when Gymnasium is not imported yet, the ids wait and are
+handed to Gymnasium's registry as soon as anything imports it (:class:`_GymnasiumHook`).
 
 A third-party package adds its own ids::
 
@@ -17,9 +19,13 @@ from __future__ import annotations
 
 import difflib
 import importlib
+import importlib.abc
 import re
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from importlib.machinery import ModuleSpec
+from types import ModuleType
 from typing import Any
 
 _ID = re.compile(r"^(?:(?P<ns>[A-Za-z0-9_.-]+)/)?(?P<name>[A-Za-z0-9_.-]+?)(?:-v(?P<version>\d+))?$")
@@ -84,12 +90,70 @@ def register_env(env_id: str, entry_point: str | Callable[..., Any], *, kwargs: 
     spec = EnvSpec(env_id, entry_point, dict(kwargs or {}), description)
     REGISTRY[env_id] = spec
     if gym:
-        import gymnasium
+        _PENDING_GYM[gym_id(env_id)] = env_id
+        if hasattr(sys.modules.get("gymnasium"), "register"):
+            _register_pending_gym()
+        elif not any(isinstance(f, _GymnasiumHook) for f in sys.meta_path):
+            sys.meta_path.insert(0, _GymnasiumHook())
+    return spec
 
-        gid = gym_id(env_id)
+
+_PENDING_GYM: dict[str, str] = {}
+"""Gymnasium id -> acworld id, registered here but not yet in Gymnasium's registry."""
+
+
+def _register_pending_gym() -> None:
+    """Hand every waiting id to Gymnasium's registry (replacing an earlier entry of the same id)."""
+    import gymnasium
+
+    while _PENDING_GYM:
+        gid, env_id = next(iter(_PENDING_GYM.items()))
         gymnasium.registry.pop(gid, None)
         gymnasium.register(id=gid, entry_point=GYM_ENTRY_POINT, kwargs={"env_id": env_id})
-    return spec
+        del _PENDING_GYM[gid]
+
+
+class _GymnasiumHook(importlib.abc.MetaPathFinder):
+    """Registers the waiting Gymnasium ids right after ``gymnasium`` itself is imported, then leaves.
+
+    It finds ``gymnasium`` with the finders after it on ``sys.meta_path`` and wraps only that
+    module's loader, so ``import acworld_env`` costs no Gymnasium (and numpy) import while
+    ``gymnasium.make("acworld/capability-v1")`` still works whenever Gymnasium comes in.
+    """
+
+    def find_spec(self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None) -> ModuleSpec | None:
+        """The real spec of ``gymnasium`` with a loader that registers after executing it; None otherwise."""
+        if fullname != "gymnasium":
+            return None
+        finders = sys.meta_path[sys.meta_path.index(self) + 1:] if self in sys.meta_path else []
+        for finder in finders:
+            spec = finder.find_spec(fullname, path, target) if hasattr(finder, "find_spec") else None
+            if spec is not None:
+                if spec.loader is not None and hasattr(spec.loader, "exec_module"):
+                    spec.loader = _RegisterAfter(spec.loader, self)
+                return spec
+        return None
+
+
+class _RegisterAfter(importlib.abc.Loader):
+    """Loader wrapper: run the real loader, then register the waiting ids and remove the hook."""
+
+    def __init__(self, loader: Any, hook: _GymnasiumHook) -> None:
+        self.loader, self.hook = loader, hook
+
+    def create_module(self, spec: ModuleSpec) -> ModuleType | None:
+        """As the real loader."""
+        return self.loader.create_module(spec)
+
+    def exec_module(self, module: ModuleType) -> None:
+        """Execute ``gymnasium`` with the real loader (restored as its loader), then register."""
+        module.__loader__ = self.loader
+        if module.__spec__ is not None:
+            module.__spec__.loader = self.loader
+        self.loader.exec_module(module)
+        if self.hook in sys.meta_path:
+            sys.meta_path.remove(self.hook)
+        _register_pending_gym()
 
 
 def resolve(env_id: str) -> EnvSpec:

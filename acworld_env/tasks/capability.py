@@ -7,7 +7,6 @@ each family's builder, for training and held-out testing on tasks nobody tuned t
 
 from __future__ import annotations
 
-from . import families  # noqa: F401  (registers the family builders)
 from .names import FAMILY_BUILDERS, register_suite
 from .sides import with_sides
 from .spec import TaskSpec
@@ -19,7 +18,13 @@ CAPABILITY_FAMILIES = ("T1_discovery", "T2_grounding", "T3_preference", "T4_nego
 
 def build_capability(seed: int = 0, *, frozen: bool = True) -> list[TaskSpec]:
     """Build the suite's tasks from the family builders; every task gets a rubric for each of its
-    other actors (:func:`~acworld_env.tasks.sides.with_sides`)."""
+    other actors (:func:`~acworld_env.tasks.sides.with_sides`).
+
+    The family modules are imported here, not when the suite is registered: loading the frozen
+    file needs none of them (their policies register when a task first names one, see
+    :func:`acworld_env.policies.make.make_policy`)."""
+    from . import families  # noqa: F401  (registers the family builders)
+
     return [with_sides(t) for fam in CAPABILITY_FAMILIES if fam in FAMILY_BUILDERS
             for t in FAMILY_BUILDERS[fam](seed=seed, frozen=frozen)]
 

@@ -55,10 +55,11 @@ def register_family(name: str) -> Callable[[FamilyBuilder], FamilyBuilder]:
 
 
 SuiteLoader = Callable[[str, int], list[TaskSpec]]
-SUITES: dict[str, SuiteLoader] = {}
-"""Suite name -> loader ``(split, seed) -> tasks``."""
+SUITES: dict[str, SuiteLoader | str] = {}
+"""Suite name -> loader ``(split, seed) -> tasks``, or its ``"module:attr"`` path (imported by
+:func:`acworld_env.tasks.suites.load_suite` on first use)."""
 
 
 def register_suite(name: str) -> Callable[[SuiteLoader], SuiteLoader]:
-    """Register a loader ``(split, seed) -> tasks`` under a suite name."""
+    """Register a loader ``(split, seed) -> tasks`` (or its ``"module:attr"`` path) under a suite name."""
     return register_in(SUITES, name)

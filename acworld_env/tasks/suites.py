@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import importlib
+
 from . import capability  # noqa: F401  (registers capability-v1)
-from .large import suite as _large  # noqa: F401  (registers large-catalog-v1)
 from .names import SUITES, register_suite
 from .spec import TaskSpec
+
+register_suite("large-catalog-v1")("acworld_env.tasks.large.suite:large_suite")
+"""The large track's loader by path: its module (numpy, the catalog layer, the task families) is
+imported when the suite is first loaded, and registers the same function under the same name."""
 
 
 def load_suite(name: str, split: str = "frozen", seed: int = 0) -> list[TaskSpec]:
@@ -14,7 +19,11 @@ def load_suite(name: str, split: str = "frozen", seed: int = 0) -> list[TaskSpec
         raise KeyError(f"unknown suite {name!r}; known: {', '.join(sorted(SUITES))}")
     if split not in {"frozen", "generated"}:
         raise ValueError(f"split must be 'frozen' or 'generated', not {split!r}")
-    return SUITES[name](split, seed)
+    loader = SUITES[name]
+    if isinstance(loader, str):
+        module, _, attr = loader.partition(":")
+        loader = SUITES[name] = getattr(importlib.import_module(module), attr)
+    return loader(split, seed)
 
 
 @register_suite("demo")
