@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import typer
+from typer.core import TyperCommand, TyperGroup
 
 from .cli_common import console
 
@@ -13,8 +16,88 @@ EXIT_CODES = ("Exit status, the same for every command: 0 success; 1 a check fai
               "rescore) or some run is unscored (eval); 2 a usage or input error (unknown suite, policy or "
               "option, a missing or corrupt file), always with a one-line message; 130 interrupted (Ctrl-C).")
 
+
+
+def _register_catalog(app: typer.Typer) -> None:
+    """Add the ``catalog`` command group."""
+    from .catalog.cli import app as catalog_app
+
+    app.add_typer(catalog_app, name="catalog", help="Build, generate, inspect and search product catalogs.")
+
+
+LAZY_COMMANDS: dict[str, tuple[str, str]] = {
+    "eval": ("acworld_env.eval.cli:register", "Evaluate a policy on an environment's tasks; write artifacts, "
+             "manifest.json, summary.json and results.csv."),
+    "report": ("acworld_env.eval.cli:register", "Paper-style tables (overall, Buyer/Merchant, loss attribution, "
+               "families, stages) and plots."),
+    "validate": ("acworld_env.eval.cli:register", "The suite's gate. References earn full credit; mutations lower "
+                 "exactly their declared predicates; every trace reconstructs and rescores identically; no "
+                 "impostor's proposal commits and every malformed action is a recorded rejection; and no "
+                 "baseline (doing nothing, quitting, chance, surface shortcuts) earns more than the thresholds. "
+                 "Exit 1 on any failure."),
+    "serve": ("acworld_env.remote.cli:register", "Serve episodes of any suite over HTTP (FastAPI): per-actor "
+              "bearer credentials, OpenAPI at /docs."),
+    "mcp": ("acworld_env.remote.cli:register", "One episode's VCP tools for the evaluated actor's role, as an MCP "
+            "server (stdio or streamable HTTP)."),
+    "rescore": ("acworld_env.eval.scoring_cli:register", "Recompute every run's score from its artifacts alone; "
+                "it must equal the saved score.json byte for byte, with the published task (not merely the "
+                "task.json beside it). For an evaluation folder, summary.json, results.csv and the manifest "
+                "must agree with the rescored runs too. Exit 1 if anything differs."),
+    "analyze": ("acworld_env.eval.scoring_cli:register", "What the scores rest on: how much the weights matter; "
+                "which failing runs a weaker checker (final state, last action, action sequence) would pass, "
+                "overall and by family; where credit was lost (partial/zero by loss group); and which designed "
+                "errors (the tasks' mutations) each view can see."),
+    "tasks": ("acworld_env.eval.info_cli:register", "List a suite's tasks: id, family, capability, evaluated role "
+              "and the request's opening."),
+    "policies": ("acworld_env.eval.info_cli:register", "List the policies that acworld eval --policy accepts: "
+                 "built-in names and model spec forms."),
+    "probe": ("acworld_env.eval.probe:register", "The sparse-World probe (paper Appendix K): registration, "
+              "indexed search, settlement, reconstruction."),
+    "catalog": ("acworld_env.cli:_register_catalog", "Build, generate, inspect and search product catalogs."),
+}
+"""Subcommands whose modules are imported only when one of them runs: name -> (the ``"module:function"``
+that adds it to a Typer app, the one line ``acworld --help`` shows for it). ``acworld --help`` lists them
+from this table, so printing the help imports none of the evaluation, remote, probe or catalog code; a
+test checks each line against the command's own help."""
+
+
+class _Listed(TyperCommand):
+    """A subcommand as ``acworld --help`` lists it: its name and one line, before its module is imported."""
+
+
+class LazyGroup(TyperGroup):
+    """The ``acworld`` group: :data:`LAZY_COMMANDS` are listed from the table and built on first use."""
+
+    def __init__(self, **attrs: Any) -> None:
+        super().__init__(**attrs)
+        for name, (_, line) in LAZY_COMMANDS.items():
+            self.commands.setdefault(name, _Listed(name, help=line))
+
+    def resolve_command(self, ctx: typer.Context, args: list[str]) -> tuple[str | None, Any, list[str]]:
+        """As Typer's, with a listed subcommand replaced by the real one (its module imported now)."""
+        name, cmd, rest = super().resolve_command(ctx, args)
+        if name is not None and isinstance(cmd, _Listed):
+            cmd = self.load(name)
+        return name, cmd, rest
+
+    @staticmethod
+    def registrar(target: str) -> Callable[[typer.Typer], None]:
+        """The function a :data:`LAZY_COMMANDS` target (``"module:function"``) names, its module imported."""
+        module, _, attr = target.partition(":")
+        return getattr(importlib.import_module(module), attr)
+
+    def load(self, name: str) -> Any:
+        """Import the module of subcommand ``name`` and build its command (and its siblings')."""
+        scratch = typer.Typer()
+        self.registrar(LAZY_COMMANDS[name][0])(scratch)
+        for sub, real in typer.main.get_group(scratch).commands.items():
+            if isinstance(self.commands.get(sub), _Listed):
+                self.commands[sub] = real
+        return self.commands[name]
+
+
 app = typer.Typer(help="acworld: the verifiable environment in which AI agents buy and sell.",
-                  epilog=EXIT_CODES, no_args_is_help=True, add_completion=False)
+                  epilog=EXIT_CODES, no_args_is_help=True, add_completion=False, cls=LazyGroup)
 
 
 def _version(value: bool) -> None:
@@ -123,25 +206,6 @@ def _audit_targets(root: Path) -> list[tuple[str, Any]]:
         console.print(f"error: no run (run.json) or evaluation (manifest.json) under {root}", markup=False)
         raise typer.Exit(2)
     return targets
-
-
-def _register_subcommands() -> None:
-    from .catalog.cli import app as catalog_app
-    from .eval.cli import register as register_eval
-    from .eval.info_cli import register as register_info
-    from .eval.probe import register as register_probe
-    from .eval.scoring_cli import register as register_scoring
-    from .remote.cli import register as register_remote
-
-    register_eval(app)
-    register_remote(app)
-    register_scoring(app)
-    register_info(app)
-    register_probe(app)
-    app.add_typer(catalog_app, name="catalog", help="Build, generate, inspect and search product catalogs.")
-
-
-_register_subcommands()
 
 
 def main() -> None:
