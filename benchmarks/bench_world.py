@@ -19,17 +19,35 @@ Two ways to settle, both timed:
 Then each history is reconstructed from the initial state (min/median/max over ``--runs``),
 and both digests must match the live World. The goal is reconstruction under 1 s.
 
+``--scaling 1000,3000,10000`` instead measures cost *per commit* as the World grows (goal: flat,
+i.e. linear total cost, up to 10,000 x 10,000). Each size runs in a fresh process on the probe's
+workload (:mod:`acworld_env.eval.probe`: n Buyers x n Merchants, each Merchant publishes one
+listing, each Buyer settles on one of 5 candidates with 5 proposals: 6n commits, a fixed number
+per actor) through ``Market.submit`` onto a non-durable SQLite commit log (no fsync: the disk's
+sync latency is not the code's), then reads the log back and reconstructs from it. Printed per
+size: CPU microseconds per commit of ``Market.submit``, of ``World.commit`` alone (inside it),
+of reading the log and of the replay (median of ``--runs``); traced peak memory (tracemalloc)
+per commit of the loaded history and of the replay; peak RSS of the process (and over the
+commits); canonical JSON encodings per replayed commit (counted: one per commit plus one for the
+final state digest); and whether both digests match the live World. The last column
+set compares each size with the smallest: a flat cost has a ratio near 1.
+
     python benchmarks/bench_world.py [--runs 5] [--seed 0] [--durable] [--profile]
+    python benchmarks/bench_world.py --scaling 1000,3000,10000 [--runs 3] [--seed 0]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -139,14 +157,146 @@ def spread(times: tuple[list[float], list[float]]) -> str:
             f"max {max(wall) * 1e3:6.1f} ms (cpu median {statistics.median(cpu) * 1e3:6.1f} ms)")
 
 
+class _CpuTimer:
+    """A callable standing in for ``fn`` that sums the CPU seconds spent in it."""
+
+    def __init__(self, fn: Callable[..., Any]) -> None:
+        self.fn, self.cpu = fn, 0.0
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        c0 = time.process_time()
+        try:
+            return self.fn(*args, **kwargs)
+        finally:
+            self.cpu += time.process_time() - c0
+
+
+def _read(path: Path) -> tuple[dict, list[dict], dict[str, dict]]:
+    """The initial state, commits and validations stored in a commit log file."""
+    reader = CommitLog(path, readonly=True)
+    try:
+        return reader.get_meta("initial_state"), reader.commits(), reader.validations()
+    finally:
+        reader.close()
+
+
+def scaling_one(size: int, seed: int, runs: int) -> dict:
+    """Per-commit costs of the probe's workload at one size, in this (fresh) process."""
+    import gc
+    import tracemalloc
+
+    from acworld_env.eval import probe
+    from acworld_env.world import digest
+
+    w = probe.workload(size, seed)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "scaling.sqlite"
+        log = CommitLog(path, durable=False)
+        market = Market(probe.initial_state(w), seed=seed, log=log)
+        timer = _CpuTimer(market.world.commit)
+        market.world.commit = timer  # type: ignore[method-assign]
+        c0 = time.process_time()
+        probe.register_listings(market, w)
+        probe.settle(market, probe.search(market.world.state["listings"], w))
+        submit_cpu = time.process_time() - c0
+        live = (market.world.state_digest(), market.world.event_digest)
+        commits = len(market.world.commits)
+        log.close()
+        world_cpu = timer.cpu
+        del market, timer
+        gc.collect()
+
+        c0 = time.process_time()
+        initial, stored, validations = _read(path)
+        read_cpu = time.process_time() - c0  # timed untraced: tracemalloc slows allocation down
+        del initial, stored, validations
+        gc.collect()
+        tracemalloc.start()
+        initial, stored, validations = _read(path)
+        read_bytes = tracemalloc.get_traced_memory()[0]
+        tracemalloc.reset_peak()
+        base = tracemalloc.get_traced_memory()[0]
+        rebuilt = reconstruct(initial, stored, validations)
+        replay_bytes = tracemalloc.get_traced_memory()[1] - base
+        tracemalloc.stop()
+        match = (rebuilt.state_digest, rebuilt.event_digest) == live
+        del rebuilt
+
+    encodings = [0]
+    canonical = digest.canonical
+
+    def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
+        encodings[0] += 1
+        return canonical(*args, **kwargs)
+
+    digest.canonical = counted  # type: ignore[assignment]
+    try:
+        reconstruct(initial, stored, validations)
+    finally:
+        digest.canonical = canonical  # type: ignore[assignment]
+    replay = []
+    for _ in range(runs):
+        c0 = time.process_time()
+        rebuilt = reconstruct(initial, stored, validations)
+        replay.append(time.process_time() - c0)
+        match &= (rebuilt.state_digest, rebuilt.event_digest) == live
+        del rebuilt
+    with open("/proc/self/status") as fh:
+        hwm = next((int(line.split()[1]) * 1024 for line in fh if line.startswith("VmHWM")), 0)
+    return {"size": size, "commits": commits, "submit_us": submit_cpu / commits * 1e6,
+            "world_commit_us": world_cpu / commits * 1e6, "read_us": read_cpu / commits * 1e6,
+            "replay_us": statistics.median(replay) / commits * 1e6, "read_bytes": read_bytes / commits,
+            "replay_bytes": replay_bytes / commits, "peak_rss": hwm, "encodings": encodings[0] / commits,
+            "match": match}
+
+
+def scaling(sizes: list[int], seed: int, runs: int) -> bool:
+    """Run :func:`scaling_one` per size in a fresh process and print one table; True if digests match."""
+    print(f"Per-commit cost vs size: the probe's workload (n Buyers x n Merchants, 1 listing per Merchant, "
+          f"{CANDIDATES} candidates and 5 proposals per Buyer: 6n commits) through Market.submit onto a "
+          "non-durable SQLite log, read back and replayed; one fresh process per size, seed "
+          f"{seed}, replay median of {runs}. CPU us and traced bytes per commit; ratio = this size / the smallest.")
+    print("enc/commit counts canonical encodings in one replay over its commits (one per commit, plus one "
+          "for the final state digest); RSS/commit is the process's peak RSS (live Market included) over commits.")
+    print(f"{'n':>6} {'commits':>7} {'submit':>8} {'World.commit':>12} {'read':>7} {'replay':>7} "
+          f"{'read mem':>9} {'replay mem':>10} {'peak RSS':>9} {'RSS/commit':>10} {'enc/commit':>10}  digests   "
+          f"ratio: commit  read replay  mem")
+    rows, ok = [], True
+    for size in sizes:
+        out = subprocess.run([sys.executable, __file__, "--scaling-one", str(size), "--seed", str(seed),
+                              "--runs", str(runs)], check=True, capture_output=True, text=True).stdout
+        r = json.loads(out.strip().splitlines()[-1])
+        rows.append(r)
+        first = rows[0]
+        ok &= r["match"]
+        print(f"{r['size']:>6} {r['commits']:>7} {r['submit_us']:>6.0f}us {r['world_commit_us']:>10.1f}us "
+              f"{r['read_us']:>5.1f}us {r['replay_us']:>5.1f}us {r['read_bytes']:>7.0f} B {r['replay_bytes']:>8.0f} B "
+              f"{r['peak_rss'] / 2**20:>6.0f} MB {r['peak_rss'] / r['commits'] / 1024:>7.1f} KB "
+              f"{r['encodings']:>10.5f}  "
+              f"{'match' if r['match'] else 'MISMATCH':8}  "
+              f"{r['world_commit_us'] / first['world_commit_us']:>12.2f} {r['read_us'] / first['read_us']:>5.2f} "
+              f"{r['replay_us'] / first['replay_us']:>6.2f} {r['replay_bytes'] / first['replay_bytes']:>4.2f}",
+              flush=True)
+    return ok
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--runs", type=int, default=5, help="reconstruction repetitions")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--scaling", help="comma-separated sizes n: per-commit cost table (see the docstring)")
+    ap.add_argument("--scaling-one", type=int, help=argparse.SUPPRESS)
     ap.add_argument("--durable", action="store_true", help="also time atomic commits into a durable log")
     ap.add_argument("--no-market", action="store_true", help="skip the Market.submit path")
     ap.add_argument("--profile", action="store_true", help="profile one reconstruction of the atomic history")
     args = ap.parse_args(argv)
+    if args.scaling_one:
+        print(json.dumps(scaling_one(args.scaling_one, args.seed, args.runs)))
+        return 0
+    if args.scaling:
+        ok = scaling([int(x) for x in args.scaling.split(",") if x.strip()], args.seed, args.runs)
+        print(f"\n{'OK' if ok else 'FAILED'}: every reconstruction reproduced both digests")
+        return 0 if ok else 1
 
     t0 = time.perf_counter()
     initial, candidates = build(args.seed)

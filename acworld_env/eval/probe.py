@@ -63,47 +63,70 @@ class ProbeRow:
         return self.edges / (self.size * self.size)
 
 
-def _run(size: int, seed: int, folder: Path, durable: bool) -> ProbeRow:
-    from ..market import Market
-    from ..world import CommitLog, add_actor, empty_state, reconstruct
+@dataclass
+class Workload:
+    """The probe's actors and draws for one size and seed (ids, prices, departments, targets)."""
 
+    size: int
+    seed: int
+    buyers: list[str]
+    merchants: list[str]
+    prices: Any
+    dept_of_merchant: Any
+    dept_of_buyer: Any
+    target: Any
+
+
+def workload(size: int, seed: int) -> Workload:
+    """The draws of one probe run (the same for every caller: seeded by ``[seed, size]``)."""
     rng = np.random.default_rng([seed, size])
     departments = max(1, size // 50)
-    state = empty_state(catalog_hash=f"probe-{size}-{seed}")
     buyers, merchants = [f"B{i:05d}" for i in range(size)], [f"M{j:05d}" for j in range(size)]
     prices = rng.integers(500, 20_000, size)
     dept_of_merchant = rng.integers(0, departments, size)
     dept_of_buyer, target = rng.integers(0, departments, size), rng.integers(500, 20_000, size)
+    return Workload(size, seed, buyers, merchants, prices, dept_of_merchant, dept_of_buyer, target)
 
-    t0, c0 = time.perf_counter(), time.process_time()
-    for b in buyers:
+
+def initial_state(w: Workload) -> dict:
+    """``n`` Buyers (balance 1,000,000) and ``n`` Merchants, no listings."""
+    from ..world import add_actor, empty_state
+
+    state = empty_state(catalog_hash=f"probe-{w.size}-{w.seed}")
+    for b in w.buyers:
         add_actor(state, b, "buyer", balance=1_000_000)
-    for m in merchants:
+    for m in w.merchants:
         add_actor(state, m, "merchant")
-    log = CommitLog(folder / f"probe-{size}-{seed}.sqlite", durable=durable)
-    market = Market(state, seed=seed, log=log)
-    for j, m in enumerate(merchants):
-        r = market.submit(m, {"kind": "publish_listing", "title": f"Item {j}", "category": f"D{dept_of_merchant[j]}",
-                              "price": int(prices[j]), "quantity": 10})
+    return state
+
+
+def register_listings(market: Any, w: Workload) -> None:
+    """Every Merchant publishes its one listing through ``Market.submit`` (``n`` commits)."""
+    for j, m in enumerate(w.merchants):
+        r = market.submit(m, {"kind": "publish_listing", "title": f"Item {j}", "category": f"D{w.dept_of_merchant[j]}",
+                              "price": int(w.prices[j]), "quantity": 10})
         if not r.accepted:
             raise RuntimeError(f"registration refused: {r.code} {r.message}")
-    registration, registration_cpu = time.perf_counter() - t0, time.process_time() - c0
 
-    t0 = time.perf_counter()
+
+def search(listings: dict, w: Workload) -> dict[str, list[str]]:
+    """One index by department sorted by price; each Buyer's ``CANDIDATES`` listings nearest its target."""
     index: dict[str, list[tuple[int, str]]] = {}
-    for lid, rec in market.world.state["listings"].items():
+    for lid, rec in listings.items():
         index.setdefault(rec["category"], []).append((rec["price"], lid))
     for rows in index.values():
         rows.sort()
     candidates: dict[str, list[str]] = {}
-    for i, b in enumerate(buyers):
-        rows = index.get(f"D{dept_of_buyer[i]}") or index[min(index)]
-        at = bisect.bisect_left(rows, (int(target[i]), ""))
+    for i, b in enumerate(w.buyers):
+        rows = index.get(f"D{w.dept_of_buyer[i]}") or index[min(index)]
+        at = bisect.bisect_left(rows, (int(w.target[i]), ""))
         lo = max(0, min(at - CANDIDATES // 2, len(rows) - CANDIDATES))
         candidates[b] = [lid for _, lid in rows[lo:lo + CANDIDATES]]
-    search = time.perf_counter() - t0
+    return candidates
 
-    t0, c0 = time.perf_counter(), time.process_time()
+
+def settle(market: Any, candidates: dict[str, list[str]]) -> int:
+    """Every Buyer buys its cheapest candidate in stock, five proposals each; the number settled."""
     settled = 0
     listings = market.world.state["listings"]
     for b, cands in candidates.items():
@@ -119,11 +142,32 @@ def _run(size: int, seed: int, folder: Path, durable: bool) -> ProbeRow:
         _go(market, merchant, {"kind": "allocate_inventory", "order_id": oid})
         _go(market, merchant, {"kind": "ship_order", "order_id": oid})
         settled += 1
+    return settled
+
+
+def _run(size: int, seed: int, folder: Path, durable: bool) -> ProbeRow:
+    from ..market import Market
+    from ..world import CommitLog, reconstruct
+
+    w = workload(size, seed)
+    t0, c0 = time.perf_counter(), time.process_time()
+    state = initial_state(w)
+    log = CommitLog(folder / f"probe-{size}-{seed}.sqlite", durable=durable)
+    market = Market(state, seed=seed, log=log)
+    register_listings(market, w)
+    registration, registration_cpu = time.perf_counter() - t0, time.process_time() - c0
+
+    t0 = time.perf_counter()
+    candidates = search(market.world.state["listings"], w)
+    search_time = time.perf_counter() - t0
+
+    t0, c0 = time.perf_counter(), time.process_time()
+    settled = settle(market, candidates)
     settlement, settlement_cpu = time.perf_counter() - t0, time.process_time() - c0
     live_state, live_events, commits = market.world.state_digest(), market.world.event_digest, len(market.world.commits)
-    n_listings, edges = len(listings), sum(map(len, candidates.values()))
+    n_listings, edges = len(market.world.state["listings"]), sum(map(len, candidates.values()))
     log.close()
-    del market, listings, candidates, state  # reconstruction starts from the file alone, as a new process would
+    del market, candidates, state  # reconstruction starts from the file alone, as a new process would
     gc.collect()
 
     t0 = time.perf_counter()
@@ -136,7 +180,7 @@ def _run(size: int, seed: int, folder: Path, durable: bool) -> ProbeRow:
     reconstruction, reconstruction_cpu = time.perf_counter() - t0, time.process_time() - c0
     match = rebuilt.state_digest == live_state and rebuilt.event_digest == live_events
     return ProbeRow(size, seed, n_listings, edges, settled, commits,
-                    registration, search, settlement, read, reconstruction, match, reconstruction_cpu,
+                    registration, search_time, settlement, read, reconstruction, match, reconstruction_cpu,
                     registration_cpu, settlement_cpu)
 
 
