@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 def observe(market: Market, actor: str, *, request: str, last: StepResult | None, step: int,
             max_steps: int) -> dict[str, Any]:
     """Build ``actor``'s observation: only its own mandate, unread inbox and results. Changes nothing."""
-    inbox = market.inbox(actor)
+    unread = [m for m in market.inboxes.get(actor, []) if not m["read"]]  # what market.inbox(actor) copies
     return {
         "actor": actor,
         "role": market.role(actor).value,
@@ -23,7 +23,7 @@ def observe(market: Market, actor: str, *, request: str, last: StepResult | None
         "max_steps": max_steps,
         "request": request,
         "mandate": market.mandates.get(actor, {}),
-        "inbox": [{k: m[k] for k in m if k != "read"} for m in inbox],
+        "inbox": [{k: v for k, v in m.items() if k != "read"} for m in unread],
         "last_result": last.to_dict() if last is not None else None,
         "balance": market.world.state["actors"][actor]["balance"],
     }
