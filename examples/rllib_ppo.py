@@ -70,6 +70,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--eval-seed", type=int, default=1, help="Generation seed of the held-out generated split.")
     ap.add_argument("--tasks", default=None, help="Glob over task ids, e.g. '*/T4/*' (negotiation: both sides act).")
     ap.add_argument("--out", type=Path, default=ROOT / "baselines" / "rllib_ppo.json")
+    ap.add_argument("--torch-threads", type=int, default=1,
+                    help="Torch intra-op threads (1 is fastest for these small networks; "
+                         "more threads only contend, badly so on a busy machine).")
     args = ap.parse_args(argv)
     missing = missing_libraries()
     if missing:
@@ -83,6 +86,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
     from acworld_env.tasks.suites import load_suite
     from acworld_env.wrappers.rllib import AcworldRLlibEnv, policy_by_role
+
+    torch.set_num_threads(args.torch_threads)
 
     def tasks(split: str, seed: int) -> list[Any]:
         import fnmatch

@@ -83,16 +83,22 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--tasks", default=None, help="Only tasks whose id contains this text (e.g. /T1/).")
     ap.add_argument("--out", type=Path, default=ROOT / "baselines" / "sb3_maskable_ppo.json")
+    ap.add_argument("--torch-threads", type=int, default=1,
+                    help="Torch intra-op threads (1 is fastest for these small networks; "
+                         "more threads only contend, badly so on a busy machine).")
     args = ap.parse_args(argv)
     missing = missing_libraries()
     if missing:
         sys.exit(f"sb3_maskable_ppo.py needs {NEEDS}; missing here: {', '.join(missing)}")
 
+    import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
     from stable_baselines3.common.monitor import Monitor
 
     from acworld_env.tasks.suites import load_suite
+
+    torch.set_num_threads(args.torch_threads)
 
     def pick(tasks: list[Any]) -> list[Any]:
         return [t for t in tasks if args.tasks is None or args.tasks in t.task_id]
