@@ -56,6 +56,7 @@ class ProbeRow:
     """CPU seconds of the replay (wall time also counts other processes sharing the cores)."""
     registration_cpu: float = 0.0
     settlement_cpu: float = 0.0
+    read_cpu: float = 0.0
 
     @property
     def edge_share(self) -> float:
@@ -170,18 +171,18 @@ def _run(size: int, seed: int, folder: Path, durable: bool) -> ProbeRow:
     del market, candidates, state  # reconstruction starts from the file alone, as a new process would
     gc.collect()
 
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     reader = CommitLog(folder / f"probe-{size}-{seed}.sqlite", readonly=True)
     initial, stored, validations = reader.get_meta("initial_state"), reader.commits(), reader.validations()
     reader.close()
-    read = time.perf_counter() - t0
+    read, read_cpu = time.perf_counter() - t0, time.process_time() - c0
     t0, c0 = time.perf_counter(), time.process_time()
     rebuilt = reconstruct(initial, stored, validations)
     reconstruction, reconstruction_cpu = time.perf_counter() - t0, time.process_time() - c0
     match = rebuilt.state_digest == live_state and rebuilt.event_digest == live_events
     return ProbeRow(size, seed, n_listings, edges, settled, commits,
                     registration, search_time, settlement, read, reconstruction, match, reconstruction_cpu,
-                    registration_cpu, settlement_cpu)
+                    registration_cpu, settlement_cpu, read_cpu)
 
 
 def _go(market: Any, actor: str, raw: dict) -> dict:
@@ -223,7 +224,8 @@ def table(rows: list[ProbeRow], durable: bool = True) -> list[str]:
             return statistics.fmean(getattr(r, attr) for r in rs)
         out.append(f"{size:>6}  register {mean('registration'):.3f}s ({mean('registration_cpu'):.3f})  "
                    f"search {mean('search'):.3f}s  settle {mean('settlement'):.3f}s ({mean('settlement_cpu'):.3f})  "
-                   f"read {mean('read'):.3f}s  replay {mean('reconstruction'):.3f}s ({mean('reconstruction_cpu'):.3f}, "
+                   f"read {mean('read'):.3f}s ({mean('read_cpu'):.3f})  "
+                   f"replay {mean('reconstruction'):.3f}s ({mean('reconstruction_cpu'):.3f}, "
                    f"{mean('reconstruction_cpu') / mean('commits') * 1e6:.0f} us/commit)")
     p = PAPER_AT_1000
     out.append(f"paper's release at 1000: register {p['registration']:.2f}s  settle {p['settlement']:.1f}s  "
