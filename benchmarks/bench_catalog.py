@@ -28,7 +28,9 @@ queries (1-3 words from real titles, some with filters), run through
 * "warm caches": this process, nothing cleared.
 
 Latency includes validating the query and materialising the page's Listing objects. Figures are
-min/median/max over runs of each run's p50/p95. An extra "ids only" line times
+min/median/max over runs of each run's p50/p95, in wall-clock time (the goals' measure); for the
+in-process states a second line gives the same statistics of each query's CPU time in this thread
+(``time.thread_time``), which leaves out time spent waiting for a CPU on a busy machine. An extra "ids only" line times
 ``Catalog.search_ids`` (same query evaluation, no Listing objects built). Goals (issue 19):
 filter+sort+page p95 <= 0.5 ms with records materialised; ranked text p95 <= 10 ms.
 """
@@ -214,17 +216,29 @@ def text_mix(cat: Any, n: int, seed: int) -> list[dict[str, Any]]:
     return out
 
 
-def run_queries(cat: Any, queries: list[dict[str, Any]], cold: bool,
-                ids_only: bool = False) -> tuple[float, float, float]:
-    times = []
+def time_queries(cat: Any, queries: list[dict[str, Any]], cold: bool,
+                 ids_only: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Each query's wall-clock time and the CPU time this thread spent on it, in ms.
+
+    The CPU time (``time.thread_time``, read outside the wall-clock timer) leaves out the time
+    the thread waited for a CPU, which dominates the wall-clock tail on a busy machine."""
+    wall, cpu = [], []
     call = cat.search_ids if ids_only else cat.search
     for q in queries:
         if cold:
             cat.clear_caches()
+        c = time.thread_time()
         t = time.perf_counter()
         call(q)
-        times.append(time.perf_counter() - t)
-    ms = np.array(times) * 1e3
+        wall.append(time.perf_counter() - t)
+        cpu.append(time.thread_time() - c)
+    return np.array(wall) * 1e3, np.array(cpu) * 1e3
+
+
+def run_queries(cat: Any, queries: list[dict[str, Any]], cold: bool,
+                ids_only: bool = False) -> tuple[float, float, float]:
+    """Wall-clock p50, p95 and max of the queries, in ms."""
+    ms, _ = time_queries(cat, queries, cold, ids_only)
     return float(np.percentile(ms, 50)), float(np.percentile(ms, 95)), float(ms.max())
 
 
@@ -295,13 +309,17 @@ def main() -> None:
               f" ms   max {spread([r['max'] for r in fresh], '{:.1f}')} ms   first query "
               f"{spread([r['first_ms'] for r in fresh], '{:.1f}')} ms   open {spread([r['open_s'] for r in fresh])} s")
         for cold, ids_only in ((True, False), (False, False), (True, True)):
-            runs = [run_queries(cat, queries, cold, ids_only) for _ in range(args.query_runs)]
+            runs = [time_queries(cat, queries, cold, ids_only) for _ in range(args.query_runs)]
             label = (f"{name} ({'cleared caches' if cold else 'warm caches'}, {len(queries)} queries"
                      f"{', ids only: search_ids' if ids_only else ', Listing objects: search'})")
             print(f"  {label}")
-            print(f"    p50 {spread([r[0] for r in runs], '{:.3f}')} ms   p95 {spread([r[1] for r in runs], '{:.3f}')}"
-                  f" ms   max {spread([r[2] for r in runs], '{:.1f}')} ms")
-    print("  targets: filter p95 <= 0.5 ms, ranked text p95 <= 10 ms")
+            wall = [(np.percentile(w, 50), np.percentile(w, 95), w.max()) for w, _ in runs]
+            cpu = [(np.percentile(c, 50), np.percentile(c, 95)) for _, c in runs]
+            print(f"    p50 {spread([r[0] for r in wall], '{:.3f}')} ms   p95 {spread([r[1] for r in wall], '{:.3f}')}"
+                  f" ms   max {spread([r[2] for r in wall], '{:.1f}')} ms")
+            print(f"    CPU time of the thread per query (no wait for a CPU): p50 "
+                  f"{spread([r[0] for r in cpu], '{:.3f}')} ms   p95 {spread([r[1] for r in cpu], '{:.3f}')} ms")
+    print("  targets (wall clock): filter p95 <= 0.5 ms, ranked text p95 <= 10 ms")
 
 
 if __name__ == "__main__":

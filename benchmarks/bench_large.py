@@ -12,7 +12,8 @@ the catalog open after ``make`` and one reset, and after the 60 reference episod
 p50/p95, the warm p50/p95 of the indexed filter mix (``Catalog.search``, listing records included)
 and of the FTS mix (the seeded query mixes of ``bench_catalog.py``), the RSS after those mixes, and
 the p50/p95 of the track's own searches (every search of the reference plans). Exit 1 when a target
-is missed. Timings are wall clock: on a loaded machine they include waiting for a CPU.
+is missed. Timings are wall clock: on a loaded machine they include waiting for a CPU; the filter mix's
+p95 is also given in CPU time of the thread (``filter_p95_cpu_ms``, no target: it leaves that wait out).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_catalog import filter_mix, run_queries, text_mix  # noqa: E402
+from bench_catalog import filter_mix, run_queries, text_mix, time_queries  # noqa: E402
 
 TARGETS = {"rss_mb": 300.0, "private_after_episodes_mb": 300.0, "private_after_queries_mb": 300.0,
            "track_search_p95_ms": 0.5, "reset_p95_ms": 5.0, "fts_p95_ms": 10.0, "filter_p95_ms": 0.5}
@@ -100,7 +101,9 @@ def measure(argv: list[str] | None = None) -> dict[str, float]:
     filters, texts = filter_mix(cat, args.queries, 7), text_mix(cat, args.queries, 7)
     run_queries(cat, filters, cold=False)  # first pass loads pages and caches
     run_queries(cat, texts, cold=False)
-    figures["filter_p50_ms"], figures["filter_p95_ms"], _ = run_queries(cat, filters, cold=False)
+    wall, cpu = time_queries(cat, filters, cold=False)
+    figures["filter_p50_ms"], figures["filter_p95_ms"] = float(np.percentile(wall, 50)), float(np.percentile(wall, 95))
+    figures["filter_p95_cpu_ms"] = float(np.percentile(cpu, 95))
     figures["fts_p50_ms"], figures["fts_p95_ms"], _ = run_queries(cat, texts, cold=False)
     figures["rss_after_queries_mb"] = rss_mb()
     figures["private_after_queries_mb"] = rss_mb("RssAnon")
