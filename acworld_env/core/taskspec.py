@@ -251,16 +251,34 @@ def _actor_problem(task: TaskSpec) -> Problem | None:
     return None
 
 
+def _listing_ids(value: Any, out: set[str]) -> set[str]:
+    """Add to ``out`` every listing id :func:`_listing_refs` finds under ``value``, without building paths."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if k == "listing_id" and isinstance(v, str):
+                out.add(v)
+            elif k == "listing_ids" and isinstance(v, list):
+                out.update(x for x in v if isinstance(x, str))
+            else:
+                _listing_ids(v, out)
+    elif isinstance(value, list):
+        for v in value:
+            _listing_ids(v, out)
+    return out
+
+
 def _listing_problem(task: TaskSpec) -> Problem | None:
     if task.catalog is not None:
         return None  # a listing may be in the catalog; episodes resolve those
     known = set(task.initial_state.get("listings") or {})
-    known |= {lid for _, lid in _listing_refs(task.schedule, "schedule")}
+    _listing_ids(task.schedule, known)
     places: list[tuple[str, Any]] = [("mandate", task.mandate), ("counterparty_mandates", task.counterparty_mandates),
                                      ("reference.params", task.reference.params)]
     places += [(f"predicates[{i}].params", p.params) for i, p in enumerate(task.predicates)]
     places += [(f"counterparties[{i}].policy.params", c.policy.params) for i, c in enumerate(task.counterparties)]
     places += [(f"mutations[{i}].policy.params", m.policy.params) for i, m in enumerate(task.mutations)]
+    if _listing_ids([value for _, value in places], set()) <= known:
+        return None  # the usual case; the field paths are built only to name a missing listing
     for path, value in places:
         for field, lid in _listing_refs(value, path):
             if lid not in known:

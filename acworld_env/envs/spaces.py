@@ -17,6 +17,8 @@ import copy
 import json
 import re
 from collections.abc import Collection
+from functools import cache
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -29,14 +31,25 @@ from .known import Known
 MAX_TEXT = 262_144
 """Longest text field, in characters."""
 MAX_STEPS, MAX_ROUND, MAX_BALANCE, MAX_INBOX = 500, 1_000_000, 10**12, 10_000
-CHARSET = "\t\n" + "".join(chr(c) for c in (*range(0x20, 0x7F), *range(0xA0, 0xD800), *range(0xE000, 0x10000)))
-"""Characters the text fields may hold."""
 _OUTSIDE = re.compile("[^\t\n\x20-\x7e\xa0-\ud7ff\ue000-\uffff]")
 _TEXT_PROTO: BMPText | None = None
 TERMINAL_SHARE = 0.03
 """Probability that :meth:`VCPActionSpace.sample` draws a terminal action (answer, abstain, finish)."""
 NUMERIC_FIELDS = {"step": (0, MAX_STEPS), "steps_left": (0, MAX_STEPS), "round": (0, MAX_ROUND),
                   "balance": (-MAX_BALANCE, MAX_BALANCE), "inbox_size": (0, MAX_INBOX)}
+
+
+@cache
+def charset() -> str:
+    """Characters the text fields may hold (63,425 of them), built on first use; also ``CHARSET``."""
+    return "\t\n" + "".join(map(chr, chain(range(0x20, 0x7F), range(0xA0, 0xD800), range(0xE000, 0x10000))))
+
+
+def __getattr__(name: str) -> Any:
+    """``CHARSET``: :func:`charset`, so importing the module does not build the 63,425-character string."""
+    if name == "CHARSET":
+        return charset()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def clean_text(text: str, limit: int = MAX_TEXT) -> str:
@@ -63,7 +76,7 @@ class BMPText(spaces.Text):
 def _text_space() -> spaces.Text:
     global _TEXT_PROTO
     if _TEXT_PROTO is None:  # building the charset index takes ~0.1 s: do it once, copy after
-        _TEXT_PROTO = BMPText(MAX_TEXT, min_length=0, charset=CHARSET)
+        _TEXT_PROTO = BMPText(MAX_TEXT, min_length=0, charset=charset())
     return copy.copy(_TEXT_PROTO)
 
 

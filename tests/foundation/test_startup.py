@@ -187,3 +187,11 @@ def test_one_episode_per_family_in_a_fresh_process_matches_eagerly_registered_na
     assert len(lazy) == 10  # one task of each of the ten families
     assert lazy == eager
     assert all(v[2] == 1.0 for k, v in lazy.items() if k.startswith("capability-v1/")), lazy
+
+
+def test_observation_charset_is_built_only_when_a_space_needs_it():
+    state = fresh("import json\nfrom acworld_env.envs import spaces\n"
+                  "before = spaces.charset.cache_info().currsize\n"
+                  "n = len(spaces.observation_space()['text'].character_set)\n"
+                  "print(json.dumps([before, n, len(spaces.CHARSET)]))")
+    assert state == [0, 63425, 63425]
