@@ -62,7 +62,9 @@ def _run(command: str, endpoint: FakeChat) -> str:
         assert result.exit_code == 0, f"{command}\n{result.output}"
         return result.output
     if args[0] == "python" and args[1].startswith("examples/"):
-        extra = {"examples/train_discovery.py": ["--episodes", "300", "--eval-rollouts", "2", "--quiet"]}
+        # the README shows the whole training run; here it only has to run (tests/examples checks it learns)
+        extra = {"examples/train_discovery.py": ["--episodes", "32", "--train-seeds", "1-2", "--eval-rollouts", "1",
+                                                 "--quiet"]}
         proc = subprocess.run([sys.executable, str(ROOT / args[1]), *args[2:], *extra.get(args[1], [])],
                               capture_output=True, text=True, timeout=300)
         assert proc.returncode == 0, f"{command}\n{proc.stdout}\n{proc.stderr}"
