@@ -1,14 +1,33 @@
 """Protocol-event handling and terminal decisions."""
 
 
-from typing import Literal
+import math
+from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import BeforeValidator, Field
 
 from .base import Id, VCPAction
 from .text import FreeStr, ShortText, Text, TextId, TextKey
 
-AnswerValue = FreeStr | int | bool | list[FreeStr] | None
+
+def _decimal_as_text(value: object) -> object:
+    """A decimal number in an answer (``0.18``) kept as the text of its shortest form (``"0.18"``).
+
+    Traces and states hold no floats (their canonical JSON must be the same bytes everywhere), and
+    answers are read as text anyway (``"0.18 in"``, ``"4.5"``): a model that writes a decimal as a
+    JSON number is not refused for it. A whole number (``3.0``) stays a number; inside a list,
+    where answers are text, it becomes ``"3"``. NaN and infinities are refused.
+    """
+    if isinstance(value, list):
+        return [str(_decimal_as_text(v)) if isinstance(v, float) else v for v in value]
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError("an answer value must be a finite number")
+        return int(value) if value.is_integer() else repr(value)
+    return value
+
+
+AnswerValue = Annotated[FreeStr | int | bool | list[FreeStr] | None, BeforeValidator(_decimal_as_text)]
 
 
 class ClassifyEvent(VCPAction):

@@ -110,3 +110,16 @@ def test_generated_split_is_fresh_and_valid(seed: int, tmp_path: Any) -> None:
     assert [t.request for t in fresh] != [t.request for t in build(seed + 1, frozen=False)]
     report = validate_tasks(fresh, workdir=tmp_path)[FAMILY]
     assert report.failures == [] and report.references_full == len(fresh)
+
+
+def test_a_decimal_written_as_a_json_number_is_read_like_its_text() -> None:
+    t = next(x for x in TASKS if x.task_id.endswith("conflict_and_normalization/02"))
+    plan = t.reference.params["plan"]
+    as_numbers = [a if a["kind"] != "submit_answer" else
+                  {**a, "answer": {k: (float(v) if re.fullmatch(r"\d+\.\d+", v) else v) for k, v in a["answer"].items()}}
+                  for a in plan]
+    assert as_numbers != plan and any(isinstance(v, float) for a in as_numbers for v in a.get("answer", {}).values())
+    result = run_episode(t, make_policy(PolicyRef(name="grounded_plan", params={"plan": as_numbers})))
+    assert result.score.score == 1.0
+    answer = next(r for r in result.episode.market.trace.records if r.kind == "submit_answer")
+    assert answer.accepted and answer.action["answer"]["weight_oz"] == "27.87"
