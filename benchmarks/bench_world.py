@@ -25,15 +25,17 @@ workload (:mod:`acworld_env.eval.probe`: n Buyers x n Merchants, each Merchant p
 listing, each Buyer settles on one of 5 candidates with 5 proposals: 6n commits, a fixed number
 per actor) through ``Market.submit`` onto a non-durable SQLite commit log (no fsync: the disk's
 sync latency is not the code's), then reads the log back and reconstructs from it. Printed per
-size: CPU microseconds per commit of ``Market.submit``, of ``World.commit`` alone (inside it),
-of reading the log and of the replay (median of ``--runs``); traced peak memory (tracemalloc)
-per commit of the loaded history and of the replay; peak RSS of the process (and over the
-commits); canonical JSON encodings per replayed commit (counted: one per commit plus one for the
-final state digest); and whether both digests match the live World. The last column
-set compares each size with the smallest: a flat cost has a ratio near 1.
+size: CPU microseconds per commit of ``Market.submit`` and of ``World.commit`` alone (inside it),
+measured while building; of reading the log and of the replay, measured afterwards in one process
+that takes the sizes in turn for ``--runs`` rounds (median), so every size runs under the same
+load of the shared cores; traced peak memory (tracemalloc) per commit of the loaded history and
+of the replay; peak RSS of the building process (and over the commits); canonical JSON encodings
+per replayed commit (counted: one per commit plus one for the final state digest); and whether
+every replay reproduced both digests of the live World. The last columns compare each size with
+the smallest: a flat cost has a ratio near 1.
 
     python benchmarks/bench_world.py [--runs 5] [--seed 0] [--durable] [--profile]
-    python benchmarks/bench_world.py --scaling 1000,3000,10000 [--runs 3] [--seed 0]
+    python benchmarks/bench_world.py --scaling 1000,3000,10000 [--runs 5] [--seed 0]
 """
 
 from __future__ import annotations
@@ -180,8 +182,8 @@ def _read(path: Path) -> tuple[dict, list[dict], dict[str, dict]]:
         reader.close()
 
 
-def scaling_one(size: int, seed: int, runs: int) -> dict:
-    """Per-commit costs of the probe's workload at one size, in this (fresh) process."""
+def scaling_one(size: int, seed: int, folder: Path) -> dict:
+    """Build the probe's history at one size into ``folder`` (in this fresh process); commit costs and memory."""
     import gc
     import tracemalloc
 
@@ -189,38 +191,32 @@ def scaling_one(size: int, seed: int, runs: int) -> dict:
     from acworld_env.world import digest
 
     w = probe.workload(size, seed)
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "scaling.sqlite"
-        log = CommitLog(path, durable=False)
-        market = Market(probe.initial_state(w), seed=seed, log=log)
-        timer = _CpuTimer(market.world.commit)
-        market.world.commit = timer  # type: ignore[method-assign]
-        c0 = time.process_time()
-        probe.register_listings(market, w)
-        probe.settle(market, probe.search(market.world.state["listings"], w))
-        submit_cpu = time.process_time() - c0
-        live = (market.world.state_digest(), market.world.event_digest)
-        commits = len(market.world.commits)
-        log.close()
-        world_cpu = timer.cpu
-        del market, timer
-        gc.collect()
+    path = folder / f"n{size}.sqlite"
+    log = CommitLog(path, durable=False)
+    market = Market(probe.initial_state(w), seed=seed, log=log)
+    timer = _CpuTimer(market.world.commit)
+    market.world.commit = timer  # type: ignore[method-assign]
+    c0 = time.process_time()
+    probe.register_listings(market, w)
+    probe.settle(market, probe.search(market.world.state["listings"], w))
+    submit_cpu = time.process_time() - c0
+    live = [market.world.state_digest(), market.world.event_digest]
+    commits = len(market.world.commits)
+    log.close()
+    world_cpu = timer.cpu
+    del market, timer
+    gc.collect()
 
-        c0 = time.process_time()
-        initial, stored, validations = _read(path)
-        read_cpu = time.process_time() - c0  # timed untraced: tracemalloc slows allocation down
-        del initial, stored, validations
-        gc.collect()
-        tracemalloc.start()
-        initial, stored, validations = _read(path)
-        read_bytes = tracemalloc.get_traced_memory()[0]
-        tracemalloc.reset_peak()
-        base = tracemalloc.get_traced_memory()[0]
-        rebuilt = reconstruct(initial, stored, validations)
-        replay_bytes = tracemalloc.get_traced_memory()[1] - base
-        tracemalloc.stop()
-        match = (rebuilt.state_digest, rebuilt.event_digest) == live
-        del rebuilt
+    tracemalloc.start()
+    initial, stored, validations = _read(path)
+    read_bytes = tracemalloc.get_traced_memory()[0]
+    tracemalloc.reset_peak()
+    base = tracemalloc.get_traced_memory()[0]
+    rebuilt = reconstruct(initial, stored, validations)
+    replay_bytes = tracemalloc.get_traced_memory()[1] - base
+    tracemalloc.stop()
+    match = [rebuilt.state_digest, rebuilt.event_digest] == live
+    del rebuilt
 
     encodings = [0]
     canonical = digest.canonical
@@ -234,46 +230,73 @@ def scaling_one(size: int, seed: int, runs: int) -> dict:
         reconstruct(initial, stored, validations)
     finally:
         digest.canonical = canonical  # type: ignore[assignment]
-    replay = []
-    for _ in range(runs):
-        c0 = time.process_time()
-        rebuilt = reconstruct(initial, stored, validations)
-        replay.append(time.process_time() - c0)
-        match &= (rebuilt.state_digest, rebuilt.event_digest) == live
-        del rebuilt
     with open("/proc/self/status") as fh:
         hwm = next((int(line.split()[1]) * 1024 for line in fh if line.startswith("VmHWM")), 0)
-    return {"size": size, "commits": commits, "submit_us": submit_cpu / commits * 1e6,
-            "world_commit_us": world_cpu / commits * 1e6, "read_us": read_cpu / commits * 1e6,
-            "replay_us": statistics.median(replay) / commits * 1e6, "read_bytes": read_bytes / commits,
+    return {"size": size, "commits": commits, "live": live, "submit_us": submit_cpu / commits * 1e6,
+            "world_commit_us": world_cpu / commits * 1e6, "read_bytes": read_bytes / commits,
             "replay_bytes": replay_bytes / commits, "peak_rss": hwm, "encodings": encodings[0] / commits,
             "match": match}
 
 
+def scaling_rounds(folder: Path) -> dict:
+    """Read and replay every size's log in turn, ``runs`` rounds (order rotated each round): CPU seconds.
+
+    Interleaving the sizes in one process puts them under the same load of the shared cores, so
+    their per-commit figures compare; a size timed alone minutes after another does not.
+    """
+    plan = json.loads((folder / "plan.json").read_text())
+    sizes, out = plan["sizes"], {str(n): {"read": [], "replay": [], "match": True} for n in plan["sizes"]}
+    for r in range(plan["runs"]):
+        for size in sizes[r % len(sizes):] + sizes[:r % len(sizes)]:
+            row = out[str(size)]
+            c0 = time.process_time()
+            initial, stored, validations = _read(folder / f"n{size}.sqlite")
+            row["read"].append(time.process_time() - c0)
+            c0 = time.process_time()
+            rebuilt = reconstruct(initial, stored, validations)
+            row["replay"].append(time.process_time() - c0)
+            row["match"] &= [rebuilt.state_digest, rebuilt.event_digest] == plan["live"][str(size)]
+            del initial, stored, validations, rebuilt
+    return out
+
+
 def scaling(sizes: list[int], seed: int, runs: int) -> bool:
-    """Run :func:`scaling_one` per size in a fresh process and print one table; True if digests match."""
+    """Build each size in a fresh process, then read and replay them interleaved; one table. True if digests match."""
     print(f"Per-commit cost vs size: the probe's workload (n Buyers x n Merchants, 1 listing per Merchant, "
           f"{CANDIDATES} candidates and 5 proposals per Buyer: 6n commits) through Market.submit onto a "
-          "non-durable SQLite log, read back and replayed; one fresh process per size, seed "
-          f"{seed}, replay median of {runs}. CPU us and traced bytes per commit; ratio = this size / the smallest.")
+          f"non-durable SQLite log (seed {seed}; one fresh process per size), then every log read back and "
+          f"replayed in one process, sizes interleaved over {runs} rounds (median CPU). CPU us and traced "
+          "bytes per commit; ratio = this size / the smallest.")
     print("enc/commit counts canonical encodings in one replay over its commits (one per commit, plus one "
-          "for the final state digest); RSS/commit is the process's peak RSS (live Market included) over commits.")
+          "for the final state digest); RSS/commit is the building process's peak RSS (live Market "
+          "included) over commits.")
     print(f"{'n':>6} {'commits':>7} {'submit':>8} {'World.commit':>12} {'read':>7} {'replay':>7} "
           f"{'read mem':>9} {'replay mem':>10} {'peak RSS':>9} {'RSS/commit':>10} {'enc/commit':>10}  digests   "
           f"ratio: commit  read replay  mem")
-    rows, ok = [], True
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        built = {}
+        for size in sizes:
+            out = subprocess.run([sys.executable, __file__, "--scaling-one", str(size), "--seed", str(seed),
+                                  "--folder", tmp], check=True, capture_output=True, text=True).stdout
+            built[size] = json.loads(out.strip().splitlines()[-1])
+        (folder / "plan.json").write_text(json.dumps(
+            {"sizes": sizes, "runs": runs, "live": {str(n): built[n]["live"] for n in sizes}}))
+        out = subprocess.run([sys.executable, __file__, "--scaling-rounds", tmp],
+                             check=True, capture_output=True, text=True).stdout
+        rounds = json.loads(out.strip().splitlines()[-1])
+    ok, first = True, None
     for size in sizes:
-        out = subprocess.run([sys.executable, __file__, "--scaling-one", str(size), "--seed", str(seed),
-                              "--runs", str(runs)], check=True, capture_output=True, text=True).stdout
-        r = json.loads(out.strip().splitlines()[-1])
-        rows.append(r)
-        first = rows[0]
+        r, t = built[size], rounds[str(size)]
+        r["read_us"] = statistics.median(t["read"]) / r["commits"] * 1e6
+        r["replay_us"] = statistics.median(t["replay"]) / r["commits"] * 1e6
+        r["match"] &= t["match"]
+        first = first or r
         ok &= r["match"]
         print(f"{r['size']:>6} {r['commits']:>7} {r['submit_us']:>6.0f}us {r['world_commit_us']:>10.1f}us "
               f"{r['read_us']:>5.1f}us {r['replay_us']:>5.1f}us {r['read_bytes']:>7.0f} B {r['replay_bytes']:>8.0f} B "
               f"{r['peak_rss'] / 2**20:>6.0f} MB {r['peak_rss'] / r['commits'] / 1024:>7.1f} KB "
-              f"{r['encodings']:>10.5f}  "
-              f"{'match' if r['match'] else 'MISMATCH':8}  "
+              f"{r['encodings']:>10.5f}  {'match' if r['match'] else 'MISMATCH':8}  "
               f"{r['world_commit_us'] / first['world_commit_us']:>12.2f} {r['read_us'] / first['read_us']:>5.2f} "
               f"{r['replay_us'] / first['replay_us']:>6.2f} {r['replay_bytes'] / first['replay_bytes']:>4.2f}",
               flush=True)
@@ -286,12 +309,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--scaling", help="comma-separated sizes n: per-commit cost table (see the docstring)")
     ap.add_argument("--scaling-one", type=int, help=argparse.SUPPRESS)
+    ap.add_argument("--scaling-rounds", help=argparse.SUPPRESS)
+    ap.add_argument("--folder", help=argparse.SUPPRESS)
     ap.add_argument("--durable", action="store_true", help="also time atomic commits into a durable log")
     ap.add_argument("--no-market", action="store_true", help="skip the Market.submit path")
     ap.add_argument("--profile", action="store_true", help="profile one reconstruction of the atomic history")
     args = ap.parse_args(argv)
     if args.scaling_one:
-        print(json.dumps(scaling_one(args.scaling_one, args.seed, args.runs)))
+        print(json.dumps(scaling_one(args.scaling_one, args.seed, Path(args.folder))))
+        return 0
+    if args.scaling_rounds:
+        print(json.dumps(scaling_rounds(Path(args.scaling_rounds))))
         return 0
     if args.scaling:
         ok = scaling([int(x) for x in args.scaling.split(",") if x.strip()], args.seed, args.runs)
