@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import threading
 import time
+from functools import cache
 from typing import Any
 
 from ...vcp import anthropic_tools, openai_tools
@@ -41,6 +42,13 @@ from .spec import ModelSpec
 
 SKILLS_PER_LATER_TURN = 2
 """Newly relevant skills that may join the conversation at one later step."""
+
+
+@cache
+def tool_schemas(wire: str, role: str) -> list[dict[str, Any]]:
+    """The tool list of ``role`` in ``wire``'s format, built once per process and shared by every
+    request (read-only: adapters pass it on unchanged, and the OpenAI adapter encodes it once)."""
+    return anthropic_tools(role) if wire == "anthropic" else openai_tools(role)
 
 
 class LLMPolicy:
@@ -133,7 +141,7 @@ class LLMPolicy:
     def _tools(self) -> list[dict[str, Any]] | None:
         if not self.native_tools or self.role is None:
             return None
-        return anthropic_tools(self.role) if self.spec.wire == "anthropic" else openai_tools(self.role)
+        return tool_schemas(self.spec.wire, self.role)
 
     # -- calling -------------------------------------------------------------------
     def _cache_key(self, request: dict[str, Any]) -> str:

@@ -252,8 +252,15 @@ def situation_text(obs: dict[str, Any]) -> str:
 
 
 def _matches(skill: Skill, text: str) -> int:
-    hits = sum(1 for k in skill.keywords if re.search(rf"(?<![a-z0-9]){re.escape(k)}", text))
+    # ``k in text`` is necessary for the pattern to match and costs a fraction of a regex search
+    hits = sum(1 for k in skill.keywords if k in text and _keyword_pattern(k).search(text))
     return hits + sum(1 for t in skill.tools if t.replace("_", " ") in text)
+
+
+@cache
+def _keyword_pattern(keyword: str) -> re.Pattern[str]:
+    """``keyword`` where it starts a word (not preceded by a letter or digit)."""
+    return re.compile(rf"(?<![a-z0-9]){re.escape(keyword)}")
 
 
 def select_skills(skills: Iterable[Skill], role: str, situation: str, *, limit: int = 6,

@@ -3,6 +3,7 @@ llama.cpp, OpenRouter, ...)."""
 
 from __future__ import annotations
 
+import inspect
 import json
 from typing import Any
 
@@ -20,6 +21,7 @@ class OpenAIChat:
         # max_retries=0: retries are ours (see retry.py), so they are visible and testable.
         self.client = openai.OpenAI(api_key=api_key, base_url=base_url, timeout=timeout, max_retries=0)
         self.base_url = str(self.client.base_url)
+        self._posts_bytes = "content" in inspect.signature(self.client.post).parameters
 
     def build_request(self, model: str, conversation: Conversation, tools: list[dict[str, Any]] | None,
                       params: dict[str, Any]) -> dict[str, Any]:
@@ -45,11 +47,15 @@ class OpenAIChat:
 
         ``client.post`` keeps the SDK's authentication, timeouts and error types (so retries
         classify failures the same way) but skips its per-call transformation of the request
-        (tens of kilobytes of tool schemas) and its response models: the reply is plain JSON,
-        which is all :meth:`parse` reads. On a two-core machine this halves the client's CPU
-        cost per call.
+        and its response models: the reply is plain JSON, which is all :meth:`parse` reads.
+        The body goes as bytes from :func:`encode_request` (the tens of kilobytes of tool
+        schemas are encoded once per process, not per call) when the SDK takes ``content``
+        (openai >= 1.100 or so); older SDKs get the dict and encode it themselves.
         """
-        response = self.client.post("/chat/completions", body=request, cast_to=object)
+        if self._posts_bytes:
+            response = self.client.post("/chat/completions", content=encode_request(request), cast_to=object)
+        else:
+            response = self.client.post("/chat/completions", body=request, cast_to=object)
         if not isinstance(response, dict):
             raise TypeError(f"chat completions endpoint returned {type(response).__name__}, not a JSON object")
         return {k: v for k, v in response.items() if v is not None}
@@ -73,6 +79,35 @@ class OpenAIChat:
         return Reply(text=text, tool_calls=calls, input_tokens=usage.get("prompt_tokens"),
                      output_tokens=usage.get("completion_tokens"), model=response.get("model"),
                      stop_reason=choices[0].get("finish_reason"))
+
+
+_ENCODED_TOOLS: dict[int, tuple[list[Any], bytes]] = {}
+"""Encoded tool lists by identity (the list is kept, so its id cannot be reused); a few per process."""
+_MAX_ENCODED_TOOLS = 32
+
+
+def _dumps(value: Any) -> bytes:
+    """Compact UTF-8 JSON, as the SDK encodes a request body."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode()
+
+
+def encode_request(request: dict[str, Any]) -> bytes:
+    """The request body as the SDK would send it, except that ``tools`` comes last.
+
+    The tool list is the same object on every call of a role
+    (:func:`~acworld_env.policies.llm.policy.tool_schemas`), so its encoding is kept and
+    spliced in: per call only the messages and parameters are encoded.
+    """
+    tools = request.get("tools")
+    rest = {k: v for k, v in request.items() if k != "tools"}
+    if not isinstance(tools, list) or not tools or not rest:
+        return _dumps(request)
+    known = _ENCODED_TOOLS.get(id(tools))
+    if known is None or known[0] is not tools:
+        if len(_ENCODED_TOOLS) >= _MAX_ENCODED_TOOLS:
+            _ENCODED_TOOLS.clear()
+        known = _ENCODED_TOOLS[id(tools)] = (tools, _dumps(tools))
+    return _dumps(rest)[:-1] + b',"tools":' + known[1] + b"}"
 
 
 def _text(content: Any) -> str:
