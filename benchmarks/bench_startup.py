@@ -9,7 +9,8 @@ Workload, each in a **fresh process** (``subprocess``, warm file cache: one unti
 * two more floors, what the env cannot avoid importing: ``import pettingzoo`` (the AEC env's base
   class; it imports Gymnasium and numpy) and the same plus pydantic's first model class (the
   task and action models are pydantic models; the first class imports pydantic's model machinery
-  and scans installed packages for pydantic plugins); and ``import typer`` for the help.
+  and scans installed packages for pydantic plugins); and, for the help, a two-command Typer app
+  printing its ``--help`` (Typer's rich help imports ``rich.markdown``, ``markdown_it`` and more).
 
 Each is run ``--repeat`` times, interleaved (one run of each command per round), so a busy machine
 slows them alike; the median wall time is printed with min and max, and the child's CPU time
@@ -34,12 +35,14 @@ import time
 GOAL_S = 0.3
 MAKE = "import acworld_env; acworld_env.make('capability-v1')"
 FIRST_MODEL = "from pydantic import BaseModel\nclass M(BaseModel):\n    x: int = 0"
+TYPER_HELP = ("import sys, typer\napp = typer.Typer(add_completion=False)\napp.command('a')(lambda: None)\n"
+              "app.command('b')(lambda: None)\nsys.argv = ['x', '--help']\napp()")
 COMMANDS = {
     "interpreter alone (python -c pass)": [sys.executable, "-c", "pass"],
     "floor: import pettingzoo (gymnasium, numpy)": [sys.executable, "-c", "import pettingzoo"],
     "floor: pettingzoo + pydantic's first model": [sys.executable, "-c", f"import pettingzoo\n{FIRST_MODEL}"],
     "import acworld_env; make('capability-v1')": [sys.executable, "-c", MAKE],
-    "floor: import typer": [sys.executable, "-c", "import typer"],
+    "floor: a two-command Typer app's --help": [sys.executable, "-c", TYPER_HELP],
     "acworld --help": [sys.executable, "-m", "acworld_env.cli", "--help"],
 }
 GOALS = ("import acworld_env; make('capability-v1')", "acworld --help")
