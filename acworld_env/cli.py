@@ -18,13 +18,6 @@ EXIT_CODES = ("Exit status, the same for every command: 0 success; 1 a check fai
 
 
 
-def _register_catalog(app: typer.Typer) -> None:
-    """Add the ``catalog`` command group."""
-    from .catalog.cli import app as catalog_app
-
-    app.add_typer(catalog_app, name="catalog", help="Build, generate, inspect and search product catalogs.")
-
-
 LAZY_COMMANDS: dict[str, tuple[str, str]] = {
     "eval": ("acworld_env.eval.cli:register", "Evaluate a policy on an environment's tasks; write artifacts, "
              "manifest.json, summary.json and results.csv."),
@@ -53,12 +46,13 @@ LAZY_COMMANDS: dict[str, tuple[str, str]] = {
                  "built-in names and model spec forms."),
     "probe": ("acworld_env.eval.probe:register", "The sparse-World probe (paper Appendix K): registration, "
               "indexed search, settlement, reconstruction."),
-    "catalog": ("acworld_env.cli:_register_catalog", "Build, generate, inspect and search product catalogs."),
+    "catalog": ("acworld_env.catalog.cli:app", "Build, generate, inspect and search product catalogs."),
 }
-"""Subcommands whose modules are imported only when one of them runs: name -> (the ``"module:function"``
-that adds it to a Typer app, the one line ``acworld --help`` shows for it). ``acworld --help`` lists them
-from this table, so printing the help imports none of the evaluation, remote, probe or catalog code; a
-test checks each line against the command's own help."""
+"""Subcommands whose modules are imported only when one of them runs: name -> (``"module:attr"``: the
+function that adds it to a Typer app, or the Typer app of a command group; the one line ``acworld
+--help`` shows for it). ``acworld --help`` lists them from this table, so printing the help imports
+none of the evaluation, remote, probe or catalog code; a test checks each line against the command's
+own help."""
 
 
 class _Listed(TyperCommand):
@@ -81,15 +75,20 @@ class LazyGroup(TyperGroup):
         return name, cmd, rest
 
     @staticmethod
-    def registrar(target: str) -> Callable[[typer.Typer], None]:
-        """The function a :data:`LAZY_COMMANDS` target (``"module:function"``) names, its module imported."""
+    def registrar(name: str) -> Callable[[typer.Typer], None]:
+        """What adds subcommand ``name`` to a Typer app (its module imported now): the module's
+        ``register`` function, or for a command group an ``add_typer`` of its app with the listed help."""
+        target, line = LAZY_COMMANDS[name]
         module, _, attr = target.partition(":")
-        return getattr(importlib.import_module(module), attr)
+        found = getattr(importlib.import_module(module), attr)
+        if isinstance(found, typer.Typer):
+            return lambda app: app.add_typer(found, name=name, help=line)
+        return found
 
     def load(self, name: str) -> Any:
         """Import the module of subcommand ``name`` and build its command (and its siblings')."""
         scratch = typer.Typer()
-        self.registrar(LAZY_COMMANDS[name][0])(scratch)
+        self.registrar(name)(scratch)
         for sub, real in typer.main.get_group(scratch).commands.items():
             if isinstance(self.commands.get(sub), _Listed):
                 self.commands[sub] = real
