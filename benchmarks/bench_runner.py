@@ -1,9 +1,9 @@
 """Throughput of the evaluation runner against a model endpoint with a fixed latency.
 
-Starts a fake OpenAI-compatible chat endpoint on 127.0.0.1 in a separate process (a threaded
+Starts a fake OpenAI-compatible chat endpoint on 127.0.0.1 in a separate process (an asyncio
 HTTP server; every request answered after a fixed ``--latency``, 100 ms by default), then runs
-an evaluation suite through the real LLM policy (``openai-compatible:bench-model``) at
-``--concurrency 64`` and prints:
+an evaluation suite through the real LLM policy (``openai-compatible:bench-model``: the
+``openai`` SDK client, as users run it) at ``--concurrency 64`` and prints:
 
 * efficiency against the latency bound: model calls per second divided by ``slots / latency``
   (640 calls/s at 64 slots and 100 ms: what the runner would reach if every slot always had a
@@ -12,26 +12,41 @@ an evaluation suite through the real LLM policy (``openai-compatible:bench-model
   start of a run to the end of its artifacts (time spent waiting for the interpreter lock counts
   as busy, so this overstates how well the slots are used; the efficiency above does not);
 * the overhead per episode excluding model time (run time minus the policy's call latency);
-* the peak number of requests the endpoint saw in flight (64 means no serialisation).
+* the peak number of requests the endpoint saw in flight (64 means no serialisation);
+* how many processes the runner spread the slots over (``--processes``; by default the
+  runner's own choice: two at 64 slots on a 2-core machine) and the time the evaluation spent
+  outside its measured wall time (planning, building the policy, writing the summary), which
+  the efficiency leaves out; worker processes start after the clock starts, so their start-up
+  is inside the measured wall time.
+
+The wall time is the runner's own (``summary.json`` ``timing.wall_s``): from the first run
+handed out to the last outcome collected, worker start-up and shut-down included.
 
 The endpoint's replies are scripted from the request alone: a few read-only tool calls that
 answer the observation (``get_mandate``, ``get_inbox``), then ``finish``; the number of
-calls varies by task (3 to 8) so episodes have uneven lengths, as with a real model.
+calls varies by task (3 to 8) so episodes have uneven lengths, as with a real model. The
+endpoint parses every request body in full (about 50 kB of JSON with the tool schemas). It
+shares the machine's cores with the runner; it used to be a threaded ``http.server``
+(a thread per connection), and is now one asyncio loop, which gives the same replies after the
+same latency for less CPU per request.
 
 ``--repeats`` runs every task several times (with seeds ``seed + k``) so there are enough
-episodes to keep every slot busy; with 40 tasks and 64 slots, one pass cannot.
+episodes to keep every slot busy (one pass of 200 tasks on 64 slots is mostly start and tail).
 ``--fresh-policies`` builds a new LLM policy for every episode instead of per-run copies of
-one (the runner's default), to show what per-episode setup costs.
+one (the runner's default), to show what per-episode setup costs (a custom policy factory
+runs in one process).
 
 Usage::
 
     python benchmarks/bench_runner.py                       # capability-v1, 64 slots, 100 ms
     python benchmarks/bench_runner.py --repeats 4 --concurrency 32 --latency 0.2
+    python benchmarks/bench_runner.py --repeats 2 --processes 1   # all slots in one process
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import hashlib
 import json
 import os
@@ -40,7 +55,6 @@ import sys
 import tempfile
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -73,60 +87,65 @@ def scripted_reply(request: dict[str, Any]) -> dict[str, Any]:
 
 
 def serve(latency: float) -> None:
-    """Serve until killed; print the port on stdout once listening."""
-    lock = threading.Lock()
+    """Serve until the benchmark process goes; print the port on stdout once listening.
+
+    An asyncio HTTP/1.1 server (keep-alive, ``content-length`` bodies; all the SDK sends): one
+    coroutine per connection reads a request, parses its JSON body, waits ``latency`` seconds
+    and answers. Replies and latency are those of the threaded ``http.server`` endpoint it
+    replaced; it spends less of the shared cores per request (no thread per connection, no
+    ``email`` header parser), which leaves them to the runner being measured.
+    """
     stats = {"requests": 0, "in_flight": 0, "max_in_flight": 0}
 
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-        disable_nagle_algorithm = True  # else header and body writes wait on delayed ACKs (40 ms)
+    async def answer(writer: asyncio.StreamWriter, status: int, payload: dict[str, Any]) -> None:
+        data = json.dumps(payload).encode()
+        writer.write(b"HTTP/1.1 %d %s\r\ncontent-type: application/json\r\ncontent-length: %d\r\n\r\n%s" % (
+            status, b"OK" if status == 200 else b"Error", len(data), data))
+        await writer.drain()
 
-        def do_GET(self) -> None:  # noqa: N802  (http.server naming)
-            with lock:
-                self._send(200, dict(stats))
-
-        def do_POST(self) -> None:  # noqa: N802
-            with lock:
-                stats["requests"] += 1
-                stats["in_flight"] += 1
-                stats["max_in_flight"] = max(stats["max_in_flight"], stats["in_flight"])
-            try:
-                body = json.loads(self.rfile.read(int(self.headers.get("content-length") or 0)) or b"{}")
-                time.sleep(latency)
-                self._send(200, scripted_reply(body))
-            finally:
-                with lock:
-                    stats["in_flight"] -= 1
-
-        def do_DELETE(self) -> None:  # noqa: N802  (reset the counters)
-            with lock:
-                stats.update(requests=0, in_flight=0, max_in_flight=0)
-                self._send(200, dict(stats))
-
-        def _send(self, status: int, payload: dict[str, Any]) -> None:
-            data = json.dumps(payload).encode()
-            self.send_response(status)
-            self.send_header("content-type", "application/json")
-            self.send_header("content-length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-        def log_message(self, *args: Any) -> None:
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            while True:
+                head = await reader.readuntil(b"\r\n\r\n")
+                request_line, *header_lines = head.decode("latin-1").split("\r\n")
+                method = request_line.split(" ", 1)[0]
+                length = 0
+                for line in header_lines:
+                    name, _, value = line.partition(":")
+                    if name.strip().lower() == "content-length":
+                        length = int(value)
+                body = await reader.readexactly(length) if length else b""
+                if method == "POST":
+                    stats["requests"] += 1
+                    stats["in_flight"] += 1
+                    stats["max_in_flight"] = max(stats["max_in_flight"], stats["in_flight"])
+                    try:
+                        request = json.loads(body or b"{}")
+                        await asyncio.sleep(latency)
+                        await answer(writer, 200, scripted_reply(request))
+                    finally:
+                        stats["in_flight"] -= 1
+                elif method == "DELETE":  # reset the counters
+                    stats.update(requests=0, in_flight=0, max_in_flight=0)
+                    await answer(writer, 200, dict(stats))
+                else:
+                    await answer(writer, 200, dict(stats))
+        except (asyncio.IncompleteReadError, ConnectionError):
             pass
+        finally:
+            writer.close()
 
-    class Server(ThreadingHTTPServer):
-        daemon_threads = True
-        request_queue_size = 1024
-
-    server = Server(("127.0.0.1", 0), Handler)
-    print(server.server_address[1], flush=True)
+    async def main() -> None:
+        server = await asyncio.start_server(handle, "127.0.0.1", 0, backlog=1024)
+        print(server.sockets[0].getsockname()[1], flush=True)
+        await server.serve_forever()
 
     def exit_with_parent() -> None:
         sys.stdin.read()  # EOF: the benchmark process has gone, however it ended
         os._exit(0)
 
     threading.Thread(target=exit_with_parent, daemon=True).start()
-    server.serve_forever()
+    asyncio.run(main())
 
 
 class Endpoint:
@@ -209,14 +228,17 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             spec = f"openai-compatible:{MODEL}" if use_llm else "thin-http"
             options = {"base_url": endpoint.url, "timeout": 30.0, "max_retries": 2} if use_llm else {}
             config = EvalConfig(env_id=args.env, policy=spec, out=Path(out), concurrency=args.concurrency,
-                                repeats=args.repeats, policy_options=options, tasks=args.tasks)
+                                repeats=args.repeats, policy_options=options, tasks=args.tasks,
+                                processes=args.processes)
             factory = None
             if not use_llm:
                 def factory(task: Any, seed: int) -> ThinHTTPPolicy:
                     return ThinHTTPPolicy(endpoint.url)
             elif args.fresh_policies:
                 factory = resolve_policy(spec, concurrency=args.concurrency, **options)
+            called = time.perf_counter()
             summary = run_eval(config, progress=False, factory=factory)
+            summary["setup_s"] = time.perf_counter() - called - summary["timing"]["wall_s"]
             summary["endpoint"] = endpoint.stats()
             summary["policy_kind"] = ("LLM policy (openai SDK)" if use_llm else "thin HTTP policy") + (
                 ", fresh policy per episode" if args.fresh_policies and use_llm else "")
@@ -231,6 +253,10 @@ def report(summary: dict[str, Any], args: argparse.Namespace) -> None:
     calls = summary["usage"]["calls"]
     runs = t["runs_executed"]
     print(f"suite {summary['env_id']}  policy {summary['policy']} ({summary['policy_kind']})")
+    processes = t.get("processes", 1)
+    print(f"processes {processes} (the driver{f' + {processes - 1} worker process(es)' if processes > 1 else ''}; "
+          f"set by --processes, else the runner's default)  outside the wall time below {summary['setup_s']:.2f} s "
+          f"(planning, building the policy, writing the summary; worker start-up is inside)")
     print(f"latency {args.latency * 1000:.0f} ms  slots {t['slots']}  runs {runs} "
           f"({summary['planned'] // max(1, args.repeats)} tasks x {args.repeats})  "
           f"scored {summary['scored']}  unscored {summary['unscored']}")
@@ -265,6 +291,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--repeats", type=int, default=16, help="episodes per task")
     parser.add_argument("--thin", action="store_true", help="use the thin HTTP policy even if the LLM one exists")
     parser.add_argument("--fresh-policies", action="store_true", help="build a new LLM policy per episode")
+    parser.add_argument("--processes", type=int, default=None,
+                        help="processes to spread the slots over (default: the runner's choice)")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON too")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)

@@ -35,6 +35,9 @@ class EvalConfig:
     """Ray cluster address (``ray://host:10001``, ``auto``); None starts or joins a local instance."""
     ray_cpus_per_run: float = 1.0
     """CPUs Ray reserves per run; a fraction lets model-bound runs outnumber the cluster's CPUs."""
+    processes: int | None = None
+    """Local backend: processes the slots are split over (the driver and ``processes - 1`` workers);
+    None chooses (see :func:`acworld_env.eval.workers.default_processes`)."""
 
 
 class EpisodeCopies:

@@ -67,11 +67,11 @@ def execute_run(run: RunSpec, *, run_dir: Path, factory: PolicyFactory, extra: d
                               should_stop=stop.is_set if stop is not None else None)
     except Interrupted:
         outcome.reason = "interrupted"
-        _mark_unscored(run, run_dir, outcome.reason, {})
+        mark_unscored(run, run_dir, outcome.reason, {})
     except Exception as exc:  # noqa: BLE001  (any failure of the run is recorded, never dropped)
         outcome.reason = failure_reason(exc)
         outcome.usage = usage_from_trace(getattr(exc, "partial_records", []), run.task.actor)
-        _mark_unscored(run, run_dir, outcome.reason, outcome.usage)
+        mark_unscored(run, run_dir, outcome.reason, outcome.usage)
     else:
         outcome.status = "scored"
         outcome.score = rollout.score.to_dict()
@@ -80,7 +80,7 @@ def execute_run(run: RunSpec, *, run_dir: Path, factory: PolicyFactory, extra: d
     return outcome
 
 
-def _mark_unscored(run: RunSpec, run_dir: Path, reason: str, usage: dict[str, float]) -> None:
+def mark_unscored(run: RunSpec, run_dir: Path, reason: str, usage: dict[str, float]) -> None:
     """Leave only ``unscored.json`` in the folder: partial artifacts must not look like a run.
 
     It records the reason (``interrupted`` when the evaluation was stopped while the run was in

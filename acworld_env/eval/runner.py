@@ -2,7 +2,9 @@
 
 Each run is one episode in a worker thread (up to ``concurrency`` at once; ``backend="ray"``
 sends them to a Ray cluster instead). Nothing is serialised behind a lock: a policy's model
-calls happen in its own thread, and LLM policies get ``concurrency`` slots per endpoint.
+calls happen in its own thread, and LLM policies get ``concurrency`` slots per endpoint. The
+threads may be spread over several processes (``processes``; by default two or more only for
+LLM policies at 64 slots or more, see :mod:`acworld_env.eval.workers`), with the same artifacts.
 
 * A run that fails for an infrastructure reason (a provider outage after retries, a crash) is
   recorded as *unscored* with its reason, never dropped.
@@ -15,10 +17,7 @@ calls happen in its own thread, and LLM policies get ``concurrency`` slots per e
 from __future__ import annotations
 
 import shutil
-import threading
 import time
-from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
@@ -26,12 +25,13 @@ from ..artifacts import read_json_file
 from ..tasks.anchor import SuiteIndex, task_hash
 from .audit import RunCheck, check_run
 from .config import EvalConfig, make_factory
-from .execute import PolicyFactory, RunOutcome, execute_run, write_files
+from .execute import PolicyFactory, RunOutcome, write_files
 from .manifest import ManifestError, header_mismatch, read_manifest, run_entry, write_manifest
 from .out_lock import OutLock, OutputInUse, prepare_out
-from .plan import RunSpec, plan_runs, read_kept, run_dir_name, run_extra, select_tasks, suite_name
+from .plan import RunSpec, plan_runs, read_kept, run_dir_name, select_tasks, suite_name
 from .progress import ProgressBar
 from .summary import result_row, summarise, write_summary
+from .workers import default_processes, run_shared
 
 __all__ = ["EvalConfig", "EvalInterrupted", "OutputInUse", "make_factory", "run_dir_name", "run_eval", "select_tasks",
            "suite_name"]
@@ -90,6 +90,7 @@ def _run_locked(config: EvalConfig, *, progress: bool, factory: PolicyFactory | 
     todo = [r for r in runs if not state.keep(r)]
     if notes is not None:
         notes.extend(state.notes())
+    state.processes = default_processes(config, custom_factory=factory is not None)
     if todo and factory is None:
         factory = make_factory(config, todo[0].task)  # a policy that cannot be built fails here, before any run
     state.write_manifest(final=False)
@@ -104,7 +105,7 @@ def _run_locked(config: EvalConfig, *, progress: bool, factory: PolicyFactory | 
             run_on_ray(todo, config, state.collect)
         elif todo:
             assert factory is not None
-            _run_local(todo, config, factory, state.collect)
+            run_shared(todo, config, factory, state.collect, state.processes)
     except KeyboardInterrupt:
         state.bar.close()
         raise EvalInterrupted(state.finish(time.perf_counter() - start, interrupted=True)) from None
@@ -113,40 +114,6 @@ def _run_locked(config: EvalConfig, *, progress: bool, factory: PolicyFactory | 
         raise
     state.bar.close()
     return state.finish(time.perf_counter() - start)
-
-
-def _run_local(runs: list[RunSpec], config: EvalConfig, factory: PolicyFactory,
-               collect: Callable[[RunSpec, RunOutcome], None]) -> None:
-    """Run in a thread pool; on ``KeyboardInterrupt`` cancel what has not started and drain the rest."""
-    stop = threading.Event()
-    pool = ThreadPoolExecutor(max_workers=config.concurrency, thread_name_prefix="acworld-run")
-    futures: dict[Future[RunOutcome], RunSpec] = {
-        pool.submit(execute_run, run, run_dir=config.out / "runs" / run.name, factory=factory,
-                    extra=run_extra(config.env_id, config.policy, config.split, config.seed), stop=stop): run
-        for run in runs}
-    seen: set[Future[RunOutcome]] = set()
-    try:
-        for fut in as_completed(futures):
-            seen.add(fut)
-            collect(futures[fut], fut.result())
-    except KeyboardInterrupt:
-        stop.set()
-        pool.shutdown(wait=False, cancel_futures=True)
-        _drain([f for f in futures if f not in seen and not f.cancelled()], futures, collect)
-        raise
-    finally:
-        pool.shutdown(wait=False)
-
-
-def _drain(pending: list[Future[RunOutcome]], futures: dict[Future[RunOutcome], RunSpec],
-           collect: Callable[[RunSpec, RunOutcome], None]) -> None:
-    """Record runs still in flight as they stop (a second Ctrl-C stops waiting)."""
-    try:
-        for fut in as_completed(pending):
-            if not fut.cancelled() and fut.exception() is None:
-                collect(futures[fut], fut.result())
-    except KeyboardInterrupt:
-        pass
 
 
 class _State:
@@ -169,6 +136,7 @@ class _State:
         self.header = {"env_id": config.env_id, "suite": suite_name(config.env_id), "split": config.split,
                        "seed": config.seed, "policy": config.policy, "repeats": config.repeats}
         self.index = SuiteIndex()
+        self.processes = 1
 
     def run_dir(self, run: RunSpec | str) -> Path:
         return self.config.out / "runs" / (run if isinstance(run, str) else run.name)
@@ -287,7 +255,7 @@ class _State:
         slots = self.config.concurrency
         return {
             "runs_executed": len(done), "wall_s": round(wall_s, 3), "busy_s": round(busy, 3),
-            "model_s": round(model, 3), "slots": slots,
+            "model_s": round(model, 3), "slots": slots, "processes": self.processes,
             "slot_utilisation": round(busy / (slots * wall_s), 4) if done and wall_s > 0 else None,
             "overhead_s_per_run": round((busy - model) / len(done), 4) if done else None,
             "tail_s": round(wall_s - (max(o.started_at for o in done) - self.started_at), 3) if done else None,
