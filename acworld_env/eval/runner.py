@@ -19,7 +19,7 @@ from __future__ import annotations
 import shutil
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..artifacts import read_json_file
 from ..tasks.anchor import SuiteIndex, task_hash
@@ -32,6 +32,9 @@ from .plan import RunSpec, plan_runs, read_kept, run_dir_name, select_tasks, sui
 from .progress import ProgressBar
 from .summary import result_row, summarise, write_summary
 from .workers import default_processes, run_shared
+
+if TYPE_CHECKING:
+    from ..tasks.spec import TaskSpec
 
 __all__ = ["EvalConfig", "EvalInterrupted", "OutputInUse", "make_factory", "run_dir_name", "run_eval", "select_tasks",
            "suite_name"]
@@ -137,6 +140,15 @@ class _State:
                        "seed": config.seed, "policy": config.policy, "repeats": config.repeats}
         self.index = SuiteIndex()
         self.processes = 1
+        self.hashes: dict[str, str] = {}
+        """Task hashes by task id (a task's canonical JSON is encoded once, not once per manifest write)."""
+
+    def task_hash(self, task: TaskSpec) -> str:
+        """:func:`~acworld_env.tasks.anchor.task_hash` of ``task``, computed once per task id."""
+        known = self.hashes.get(task.task_id)
+        if known is None:
+            known = self.hashes[task.task_id] = task_hash(task)
+        return known
 
     def run_dir(self, run: RunSpec | str) -> Path:
         return self.config.out / "runs" / (run if isinstance(run, str) else run.name)
@@ -215,7 +227,7 @@ class _State:
                          run_dir=self.run_dir(run), score=outcome.score, reason=outcome.reason,
                          usage=outcome.usage, wall_s=outcome.wall_s)
         self.rows[run.key] = row
-        self.entries[run.key] = _entry_on_disk(run, self.run_dir(run), outcome)
+        self.entries[run.key] = _entry_on_disk(run, self.run_dir(run), outcome, self.task_hash(run.task))
         if outcome.status == "scored":
             self.stages[run.key] = outcome.stages
         self.bar.update(row)
@@ -228,7 +240,7 @@ class _State:
                 entries.append(self.entries[name])
             else:
                 assert isinstance(spec, RunSpec)
-                entries.append({"name": name, "task_id": spec.task.task_id, "task_hash": task_hash(spec.task),
+                entries.append({"name": name, "task_id": spec.task.task_id, "task_hash": self.task_hash(spec.task),
                                 "seed": spec.seed, "repeat": spec.repeat, "status": "missing"})
         return write_manifest(self.config.out, self.header, entries, final=final)
 
@@ -271,9 +283,9 @@ def _recorded_policy(path: Path) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def _entry_on_disk(run: RunSpec, path: Path, outcome: RunOutcome) -> dict[str, Any]:
+def _entry_on_disk(run: RunSpec, path: Path, outcome: RunOutcome, hashed: str) -> dict[str, Any]:
     """A finished run's manifest entry, from the artifacts it left (what verification will read)."""
-    common = {"name": run.name, "task_id": run.task.task_id, "task_hash": task_hash(run.task), "seed": run.seed,
+    common = {"name": run.name, "task_id": run.task.task_id, "task_hash": hashed, "seed": run.seed,
               "repeat": run.repeat}
     if outcome.status == "scored":
         try:

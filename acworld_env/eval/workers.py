@@ -161,14 +161,18 @@ class _ProcessShare:
             theirs.close()
         self.conn = Connection(ours.detach())
         self.conn.send((config, slots, probe))
+        self.sent_tasks = {probe.task_id}
         self.reader = threading.Thread(target=self._read, name="acworld-eval-reader", daemon=True)
         self.reader.start()
 
     def start(self, run: RunSpec) -> bool:
+        task_id = run.task.task_id
+        task = None if task_id in self.sent_tasks else run.task  # a task goes over once (repeats share it)
         try:
-            self.conn.send(("run", run))
+            self.conn.send(("run", (task, task_id, run.repeat, run.seed, run.name)))
         except (OSError, ValueError):  # the worker is gone; the run was never handed over
             return False
+        self.sent_tasks.add(task_id)
         self.running[run.name] = run
         return True
 
@@ -324,7 +328,8 @@ def worker_main(fd: int) -> None:
 
     The first message is ``(EvalConfig, slots, probe task)``: the worker builds its policy
     factory from the probe and answers ``(None, _WorkerReady())``, or ``(None, _WorkerGone)``
-    with the reason and exits. Then ``("run", RunSpec)``, ``("stop", None)`` (stop the runs in
+    with the reason and exits. Then ``("run", (task or None, task id, repeat, seed, name))``
+    (the task travels with the first run of its id only), ``("stop", None)`` (stop the runs in
     flight at their next decision) and ``None`` (finish the runs in flight, then exit); the
     driver going away counts as stop and end. Each run answers ``(run name, RunOutcome)``, or
     ``(run name, KeyboardInterrupt)`` when the run itself raised it.
@@ -341,6 +346,7 @@ def worker_main(fd: int) -> None:
         conn.close()
         return
     conn.send((None, _WorkerReady()))
+    tasks = {probe.task_id: probe}
     stop = threading.Event()
     send_lock = threading.Lock()
     extra = run_extra(config.env_id, config.policy, config.split, config.seed)
@@ -364,11 +370,14 @@ def worker_main(fd: int) -> None:
             message = conn.recv()
             if message is None:
                 break
-            kind, run = message
+            kind, body = message
             if kind == "stop":
                 stop.set()
             else:
-                pool.submit(run_one, run)
+                task, task_id, repeat, seed, name = body
+                if task is not None:
+                    tasks[task_id] = task
+                pool.submit(run_one, RunSpec(tasks[task_id], repeat, seed, name))
     except (EOFError, OSError):
         stop.set()
     pool.shutdown(wait=True)

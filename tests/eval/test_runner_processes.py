@@ -70,12 +70,14 @@ def test_processes_write_the_same_runs_and_root_digest(tmp_path):
 def test_llm_runs_in_workers_are_concurrent_and_complete(tmp_path):
     chat = FakeChat(delay=0.3)
     try:
-        summary = run_eval(llm_config(tmp_path, chat.url, concurrency=8, processes=2, tasks="*/T4/*"),
+        summary = run_eval(llm_config(tmp_path, chat.url, concurrency=8, processes=2, tasks="*/T4/*", repeats=2),
                            progress=False)
     finally:
         chat.close()
-    assert summary["scored"] == 20 and summary["unscored"] == 0 and summary["timing"]["processes"] == 2
-    assert chat.max_in_flight <= 8 and chat.requests == summary["usage"]["calls"] == 20
+    assert summary["scored"] == 40 and summary["unscored"] == 0 and summary["timing"]["processes"] == 2
+    assert chat.max_in_flight <= 8 and chat.requests == summary["usage"]["calls"] == 40
+    seeds = {json.loads(p.read_text())["seed"] for p in (tmp_path / "runs").glob("*__r1/run.json")}
+    assert seeds == {1}  # the second repeat of each task, wherever it ran
 
 
 def _threads(pid: int) -> int:
