@@ -36,7 +36,7 @@ IDLE_ACTION: dict[str, Any] = {"kind": "get_inbox", "unread_only": True}
 Action = Annotated[Union[ACTION_TYPES], Field(discriminator="kind")]  # noqa: UP007
 ACTION_ADAPTER: TypeAdapter[VCPAction] = TypeAdapter(Action, config=ConfigDict(defer_build=True))
 """The union's validator, built on first use (``defer_build``, like every action model): importing the
-package builds none, and the first validated action of a process pays for the whole union once."""
+package builds none; the first validated action of a process builds them all once (:func:`_build_validators`)."""
 
 MAX_ACTION_BYTES = 16_384
 """Largest action, in bytes of JSON (and in characters of a JSON string)."""
@@ -251,11 +251,21 @@ def parse_action(raw: Any) -> VCPAction | ParseError:
     return _validate(data)
 
 
+def _build_validators() -> None:
+    """Build every action model's validator, then the union's from theirs: each model's schema is built
+    once (left to the union alone, every model would build its own again when first dumped)."""
+    for model in ACTION_TYPES:
+        model.model_rebuild()
+    ACTION_ADAPTER.rebuild()
+
+
 def _validate(raw: dict[str, Any]) -> VCPAction | ParseError:
     """Validate plain data through the canonical union, naming the first problem with a code."""
     kind = raw.get("kind")
     if not isinstance(kind, str) or kind not in TOOLS:
         return ParseError("unknown_tool", f"unknown action kind {kind!r}")
+    if not ACTION_ADAPTER.pydantic_complete:
+        _build_validators()
     try:
         return ACTION_ADAPTER.validate_python(raw)
     except ValidationError as exc:

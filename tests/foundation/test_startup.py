@@ -195,3 +195,13 @@ def test_observation_charset_is_built_only_when_a_space_needs_it():
                   "n = len(spaces.observation_space()['text'].character_set)\n"
                   "print(json.dumps([before, n, len(spaces.CHARSET)]))")
     assert state == [0, 63425, 63425]
+
+
+def test_first_validated_action_builds_every_action_model_once():
+    state = fresh("import json\nimport acworld_env.vcp as vcp\nfrom acworld_env.vcp.union import ACTION_TYPES\n"
+                  "before = sum(t.__pydantic_complete__ for t in ACTION_TYPES)\n"
+                  "action = vcp.parse_action({'kind': 'get_listing', 'listing_id': 'L-1'})\n"
+                  "print(json.dumps([before, sum(t.__pydantic_complete__ for t in ACTION_TYPES), len(ACTION_TYPES),\n"
+                  "                  type(action).__name__, action.payload()]))")
+    assert state[0] == 0 and state[1] == state[2] and state[3:] == ["GetListing", {"kind": "get_listing",
+                                                                                  "listing_id": "L-1"}]
