@@ -15,6 +15,10 @@ Routes (all JSON; errors are ``{"error": {"code", "message", "status"}}``)::
     GET    /v1/episodes/{id}/transcript      the readable transcript
     GET    /v1/tools/{role}                  the role's VCP tools (JSON schemas)
 
+With an admin credential (``acworld serve --token``, generated when binding beyond loopback), the
+two routes that create envs and episodes ask for it as their bearer token; every other route is
+governed by the env and actor credentials those routes hand out.
+
 Endpoints are ``async`` and do their (short, CPU-bound) work inline: one episode's requests are
 serialised by its lock, and no thread hop is paid per action.
 """
@@ -22,6 +26,7 @@ serialised by its lock, and no thread hop is paid per action.
 from __future__ import annotations
 
 import asyncio
+import hmac
 import json
 from typing import Any
 
@@ -55,8 +60,12 @@ def _bearer(request: Request) -> str | None:
     return token.strip() or None if scheme.lower() == "bearer" else None
 
 
-def create_app(host: Host | None = None) -> FastAPI:
-    """The FastAPI application serving ``host`` (a fresh :class:`Host` by default)."""
+def create_app(host: Host | None = None, *, admin_token: str | None = None) -> FastAPI:
+    """The FastAPI application serving ``host`` (a fresh :class:`Host` by default).
+
+    ``admin_token``: when given, creating an env or an episode needs it as the bearer credential
+    (401 ``missing_credential`` without one, 401 ``unknown_credential`` with another).
+    """
     host = host or Host()
     app = FastAPI(title="acworld market server", version="1",
                   description="Episodes of any acworld suite, played over HTTP with per-actor bearer credentials. "
@@ -78,6 +87,17 @@ def create_app(host: Host | None = None) -> FastAPI:
     async def _crash(request: Request, exc: Exception) -> Response:
         return _json(RemoteError(500, "server_error", f"{type(exc).__name__}: {str(exc)[:300]}").body(), 500)
 
+    def admit(request: Request) -> None:
+        """Refuse a creation request without the admin credential (when the server has one)."""
+        if admin_token is None:
+            return
+        given = _bearer(request)
+        if given is None:
+            raise RemoteError(401, "missing_credential", "this server needs its admin credential to create "
+                              "envs and episodes: Authorization: Bearer <token> (make(..., token=...))")
+        if not hmac.compare_digest(given.encode(), admin_token.encode()):
+            raise RemoteError(401, "unknown_credential", "not this server's admin credential")
+
     def episode_for(episode_id: str, request: Request, claimed: str | None = None) -> tuple[HostedEpisode, str]:
         host.reap(every=1.0)
         actor = host.authorize(episode_id, _bearer(request), request.url.path, claimed)
@@ -95,8 +115,9 @@ def create_app(host: Host | None = None) -> FastAPI:
         return {"ok": True, "envs": len(host.envs), "episodes": len(host.episodes)}
 
     @app.post(f"{API_PREFIX}/envs", status_code=201)
-    async def create_env(config: EnvConfig) -> Response:
+    async def create_env(config: EnvConfig, request: Request) -> Response:
         """Create an env (not started): its id, credential, possible agents and their roles."""
+        admit(request)
         hosted = host.create_env(config.model_dump(exclude_unset=True))
         env = hosted.env
         return _json({"env_id": hosted.env_id, "env_token": hosted.token, "possible_agents": env.possible_agents,
@@ -116,8 +137,9 @@ def create_app(host: Host | None = None) -> FastAPI:
         return _json({"closed": env_id})
 
     @app.post(f"{API_PREFIX}/episodes", status_code=201)
-    async def create_episode(body: EpisodeRequest) -> Response:
+    async def create_episode(body: EpisodeRequest, request: Request) -> Response:
         """Create an env and start one episode: ``task_id`` (a frozen task) or ``split=generated`` with ``seed``."""
+        admit(request)
         config = body.model_dump(exclude_unset=True)
         seed = config.pop("episode_seed", None)
         hosted = host.create_env(config)

@@ -25,15 +25,25 @@ def serve_command(
     runs: Path = typer.Option(None, "--runs", help="Write every scored episode's run here (acworld verify DIR)."),
     idle_timeout: float = typer.Option(900.0, "--idle-timeout", min=0.1, help="Seconds without a request after "
                                        "which an open episode is closed and marked unscored."),
+    token: str = typer.Option(None, "--token", envvar="ACWORLD_SERVE_TOKEN",
+                              help="Admin credential needed to create envs and episodes (clients: "
+                                   "make(..., token=...)). Generated and printed when binding beyond loopback."),
 ) -> None:
     """Serve episodes of any suite over HTTP (FastAPI): per-actor bearer credentials, OpenAPI at /docs."""
     _need("fastapi", "uvicorn")
-    from .serve import serve
+    import secrets
 
-    if host not in ("127.0.0.1", "localhost", "::1"):
-        typer.echo(f"warning: binding {host}: anyone who can reach it can create episodes", err=True)
+    from .serve import LOOPBACK, serve
+
+    if token is not None and len(token) < 16:
+        typer.echo("error: --token must be at least 16 characters", err=True)
+        raise typer.Exit(2)
+    if host not in LOOPBACK and token is None:
+        token = secrets.token_urlsafe(24)
+        typer.echo(f"binding {host}: creating envs and episodes needs the admin credential {token} "
+                   "(Authorization: Bearer ...; make(..., token=...)); pass --token to choose it", err=True)
     typer.echo(f"acworld market server on http://{host}:{port} (OpenAPI: /docs, /openapi.json)", err=True)
-    serve(host=host, port=port, runs_dir=runs, idle_timeout=idle_timeout)
+    serve(host=host, port=port, runs_dir=runs, idle_timeout=idle_timeout, admin_token=token)
 
 
 def mcp_command(

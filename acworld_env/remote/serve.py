@@ -25,14 +25,18 @@ def _uvicorn_config(app: Any, host: str, port: int, **kwargs: Any) -> Any:
                           access_log=False, lifespan="auto", timeout_graceful_shutdown=2, **kwargs)
 
 
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+"""Interfaces only this machine reaches: a server bound to one of them may run without an admin credential."""
+
+
 def serve(*, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, runs_dir: str | Path | None = None,
-          idle_timeout: float = 900.0, log_level: str = "info") -> None:
-    """Serve the market API until interrupted."""
+          idle_timeout: float = 900.0, log_level: str = "info", admin_token: str | None = None) -> None:
+    """Serve the market API until interrupted (``admin_token``: see :func:`~acworld_env.remote.app.create_app`)."""
     import uvicorn
 
     from .app import create_app
 
-    app = create_app(Host(runs_dir=runs_dir, idle_timeout=idle_timeout))
+    app = create_app(Host(runs_dir=runs_dir, idle_timeout=idle_timeout), admin_token=admin_token)
     uvicorn.Server(_uvicorn_config(app, host, port, log_level=log_level)).run()
 
 
@@ -47,13 +51,13 @@ class ServerThread:
     """A real uvicorn server on a background thread: ``with ServerThread() as url: ...``."""
 
     def __init__(self, host_obj: Host | None = None, *, app: Any = None, host: str = DEFAULT_HOST,
-                 port: int | None = None, startup_timeout: float = 20.0) -> None:
+                 port: int | None = None, startup_timeout: float = 20.0, admin_token: str | None = None) -> None:
         import uvicorn
 
         if app is None:
             from .app import create_app
 
-            app = create_app(host_obj or Host())
+            app = create_app(host_obj or Host(), admin_token=admin_token)
         self.app = app
         self.host_obj = getattr(getattr(app, "state", None), "host", host_obj)
         self.port = port or free_port(host)
