@@ -82,6 +82,18 @@ def median_after(label: str, stat: str) -> Callable[[str], float | None]:
     return read
 
 
+def scaling_column(index: int) -> Callable[[str], float | None]:
+    """Column ``index`` of the largest size's row of ``bench_world.py --scaling`` (1 enc/commit; 2, 3, 4, 5:
+    the commit, read, replay and memory ratios to the smallest size)."""
+    rx = re.compile(r"^\s*\d+\s+\d+\s.*?\s([\d.]+)\s+match\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s*$", re.M)
+
+    def read(out: str) -> float | None:
+        rows = rx.findall(out)
+        return float(rows[-1][index - 1]) if rows else None
+
+    return read
+
+
 def at_most(limit: float) -> Callable[[float], bool]:
     """A goal of at most ``limit``."""
     return lambda v: v <= limit
@@ -129,6 +141,14 @@ BENCHES = [
         Figure("sparse World 1,000 x 1,000: reconstruct 5,000 Market.submit commits (median)",
                number(r"\[market\] reconstruct \d+ commits \(\d+ runs\): wall min\s+[\d.]+ / median\s+([\d.]+)"),
                "< 1000 ms", at_most(1000.0), "ms"),
+    ]),
+    Bench("scaling", ["bench_world.py", "--scaling", "1000,3000", "--runs", "2"], [
+        Figure("reconstruction at 3,000 x 3,000 / at 1,000 x 1,000: replay CPU per commit",
+               scaling_column(4), "<= 1.25 (flat)", at_most(1.25), "x"),
+        Figure("reconstruction at 3,000 x 3,000 / at 1,000 x 1,000: traced memory per commit",
+               scaling_column(5), "<= 1.25 (flat)", at_most(1.25), "x"),
+        Figure("canonical encodings per replayed commit at 3,000 x 3,000 (final digest included)",
+               scaling_column(1), "<= 1.001", at_most(1.001)),
     ]),
     Bench("market", ["bench_market.py", "--sizes", "5,25"], [
         Figure("market-v1 25 x 25 truthful: welfare vs global optimum",
