@@ -1,6 +1,8 @@
 """Start-up time: how long a fresh Python process takes to make the env, and the command line to print its help.
 
-Workload, each in a **fresh process** (``subprocess``, warm file cache: one untimed run first):
+Workload, each in a **fresh process** (``subprocess``; warm: one untimed run first for the file
+cache, and the package byte-compiled first, as Python's first import does unless
+``PYTHONDONTWRITEBYTECODE`` is set, which would otherwise recompile every edited module on every run):
 
 * ``python -c "import acworld_env; acworld_env.make('capability-v1')"``: import the package and
   build the capability env (its 200 frozen tasks loaded and validated, no episode started);
@@ -25,6 +27,8 @@ same command shows where the time goes.
 from __future__ import annotations
 
 import argparse
+import compileall
+import importlib.util
 import json
 import resource
 import statistics
@@ -68,6 +72,8 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     args = parser.parse_args(argv)
     print(f"workload: each command in a fresh process, {args.repeat} interleaved rounds after a warm-up run; "
           "median wall (min-max), median CPU")
+    package = importlib.util.find_spec("acworld_env").submodule_search_locations[0]  # type: ignore[index,union-attr]
+    compileall.compile_dir(package, quiet=1)
     for cmd in COMMANDS.values():
         run_once(cmd)
     runs: dict[str, list[tuple[float, float]]] = {label: [] for label in COMMANDS}
