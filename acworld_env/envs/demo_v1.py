@@ -8,6 +8,6 @@ from __future__ import annotations
 
 from .versioned import constructors
 
-raw_env, env, parallel_env = constructors("demo", "acworld_demo_v1")
+raw_env, env, parallel_env = constructors("demo", "acworld_demo_v1", "demo-v1")
 
 __all__ = ["env", "parallel_env", "raw_env"]

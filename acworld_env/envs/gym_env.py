@@ -6,6 +6,7 @@ truncation are the AEC env's for the evaluated actor (see :mod:`acworld_env.envs
 that ``info`` keeps the same keys and types at every step, reset included, as Gymnasium's vector
 envs need (:func:`acworld_env.envs.info.fixed_info`: ``credits``, ``evidence``, ``stages`` and
 ``validation["result"]`` are JSON strings, absent numbers are -1 or 0, absent strings "").
+``transport="http", url=..., token=...`` plays the same view on an ``acworld serve`` server.
 """
 
 from __future__ import annotations
@@ -17,6 +18,11 @@ import gymnasium
 from .aec import AcworldAECEnv
 from .info import fixed_info
 from .spaces import VCPActionSpace
+
+REMOTE_SURFACE = ("known", "raw_observation", "observe", "end")
+"""What the view needs of an AEC env that is not the local class: the remote client env
+(``transport="http"``) has it, so ``gymnasium.make("acworld/capability-v1", transport="http", url=...)``
+plays on a server."""
 
 
 class AcworldGymEnv(gymnasium.Env):
@@ -30,7 +36,7 @@ class AcworldGymEnv(gymnasium.Env):
         if kwargs.get("counterparties", "scripted") != "scripted":
             raise ValueError("the single-agent view needs counterparties='scripted'")
         aec = make(env_id, render_mode=render_mode, **kwargs).unwrapped
-        if not isinstance(aec, AcworldAECEnv):
+        if not isinstance(aec, AcworldAECEnv) and not all(hasattr(aec, a) for a in REMOTE_SURFACE):
             raise TypeError(f"{env_id} does not build an acworld AEC env")
         self.aec: AcworldAECEnv = aec
         self.env_id = env_id

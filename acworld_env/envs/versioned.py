@@ -3,7 +3,9 @@
 A module such as :mod:`acworld_env.envs.capability_v1` is PettingZoo's convention
 (``pettingzoo.classic.rps_v2``): module-level ``env`` (the AEC env with the order-enforcing
 wrapper), ``raw_env`` (unwrapped) and ``parallel_env`` (turn-based parallel view), each taking the
-keyword arguments of :class:`~acworld_env.envs.aec.AcworldAECEnv`.
+keyword arguments of :class:`~acworld_env.envs.aec.AcworldAECEnv`. ``env`` and ``parallel_env``
+also take ``transport="http", url=..., token=...`` (as ``acworld_env.make``): the same env played
+on an ``acworld serve`` server.
 """
 
 from __future__ import annotations
@@ -18,14 +20,20 @@ from .aec import AcworldAECEnv
 from .parallel import TurnParallelEnv
 
 
-def constructors(suite: str, name: str) -> tuple[Callable[..., AcworldAECEnv], Callable[..., AECEnv],
-                                                  Callable[..., TurnParallelEnv]]:
-    """``(raw_env, env, parallel_env)`` for ``suite``, named ``name`` in ``metadata``."""
+def constructors(suite: str, name: str, env_id: str | None = None
+                 ) -> tuple[Callable[..., AcworldAECEnv], Callable[..., AECEnv], Callable[..., TurnParallelEnv]]:
+    """``(raw_env, env, parallel_env)`` for ``suite``, named ``name`` in ``metadata``; ``env_id`` (default
+    ``suite``) is the registered id a remote transport asks the server for."""
 
     def raw_env(**kwargs: Any) -> AcworldAECEnv:
         return AcworldAECEnv(**{"suite": suite, "name": name, **kwargs})
 
     def env(**kwargs: Any) -> AECEnv:
+        if kwargs.get("transport", "local") != "local":
+            from ..env_registry import make
+
+            return make(env_id or suite, **kwargs)
+        kwargs.pop("transport", None)
         return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
 
     def parallel_env(**kwargs: Any) -> TurnParallelEnv:
