@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any
 
 from ..vcp import TOOLS, Role, VCPAction, parse_action
@@ -60,7 +61,7 @@ def _nth(known: Known, table: str, i: int) -> tuple[str | None, dict[str, Any]]:
     recs = known[table]
     if i >= len(recs):
         return None, {}
-    key = list(recs)[i]
+    key = next(islice(recs, i, None))  # the i-th seen record, without copying every key
     return key, recs[key]
 
 
@@ -323,7 +324,23 @@ SLOTS: tuple[Slot, ...] = tuple(_build_table())
 LABELS: tuple[str, ...] = tuple(s.label for s in SLOTS)
 
 
+ROLE_SLOTS: dict[str, tuple[bool, ...]] = {
+    role.value: tuple(role in TOOLS[s.kind].roles for s in SLOTS) for role in Role}
+"""Per role, which slots its tools allow (what :meth:`Slot.action` checks first), computed once."""
+
+
 def menu_actions(known: Known) -> list[dict[str, Any] | None]:
-    """One entry per slot: the concrete action, or None when the slot is unavailable."""
+    """One entry per slot: the concrete action, or None when the slot is unavailable.
+
+    The same list as ``[slot.action(known) for slot in SLOTS]``, with the role check read from
+    :data:`ROLE_SLOTS` instead of repeated for each of the 260 slots.
+    """
     known.sync()
-    return [slot.action(known) for slot in SLOTS]
+    done = known.done
+    out: list[dict[str, Any] | None] = []
+    for slot, allowed in zip(SLOTS, ROLE_SLOTS[Role(known.role).value], strict=True):
+        action = slot.build(known, slot.index) if allowed else None
+        if action is not None and slot.kind in ONE_SHOT and action_key(action) in done:
+            action = None
+        out.append(action)
+    return out
