@@ -59,7 +59,11 @@ def eval_command(
     timeout: float = typer.Option(240.0, "--timeout", min=0.1, help="Seconds per model call."),
     max_retries: int = typer.Option(5, "--max-retries", min=0, help="Retries on 429, 5xx and connection errors."),
     skills_dir: list[Path] = typer.Option(None, "--skills-dir", help="Extra skill folders (SKILL.md files)."),
-    backend: str = typer.Option("local", "--backend", help="local (threads) or ray (a Ray cluster)."),
+    backend: str = typer.Option("local", "--backend", help="local (threads, spread over processes for LLM "
+                                "policies at many slots) or ray (a Ray cluster)."),
+    processes: int = typer.Option(None, "--processes", min=1, help="Local backend: processes the runs in flight "
+                                  "are split over (default: 1, or for LLM policies one per 32 slots up to the "
+                                  "CPU count). Artifacts are the same for any value."),
     address: str = typer.Option(None, "--address", help="Ray cluster address (default: start a local instance)."),
     ray_cpus: float = typer.Option(1.0, "--ray-cpus", min=0.001, help="CPUs Ray reserves per run "
                                    "(a fraction such as 0.1 suits model-bound policies)."),
@@ -79,7 +83,7 @@ def eval_command(
     out = out or Path("runs") / env_id / policy.replace(":", "_").replace("/", "_")
     config = EvalConfig(env_id=env_id, policy=policy, out=out, split=split, seed=seed, tasks=tasks,
                         concurrency=concurrency, resume=resume, repeats=repeats, backend=backend,
-                        address=address, ray_cpus_per_run=ray_cpus,
+                        address=address, ray_cpus_per_run=ray_cpus, processes=processes,
                         policy_options=_llm_options(policy, base_url, api_key_file, cache_dir, timeout,
                                                     max_retries, skills_dir))
     notes: list[str] = []

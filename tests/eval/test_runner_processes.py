@@ -171,3 +171,23 @@ def test_ctrl_c_with_worker_processes_exits_130_and_resumes(tmp_path):
         assert json.loads((out / "summary.json").read_text())["interrupted"] is False
     finally:
         slow.close()
+
+
+def test_the_command_line_spreads_runs_over_processes_with_the_same_artifacts(tmp_path):
+    from typer.testing import CliRunner
+
+    from acworld_env.cli import app
+
+    outs = {}
+    for n in (1, 2):
+        outs[n] = tmp_path / f"p{n}"
+        result = CliRunner().invoke(app, ["eval", "capability-v1", "--policy", "reference", "--tasks", "*/T10/*",
+                                          "--concurrency", "4", "--processes", str(n), "--out", str(outs[n]),
+                                          "--quiet"])
+        assert result.exit_code == 0, result.output
+    one, two = summary_of(outs[1]), summary_of(outs[2])
+    assert two["timing"]["processes"] == 2 and one["timing"]["processes"] == 1
+    assert one["root_digest"] == two["root_digest"] and two["scored"] == 20
+    assert files_of(outs[1] / "runs") == files_of(outs[2] / "runs")
+    bad = CliRunner().invoke(app, ["eval", "capability-v1", "--policy", "reference", "--processes", "0"])
+    assert bad.exit_code == 2
