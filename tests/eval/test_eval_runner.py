@@ -106,6 +106,9 @@ def test_interrupt_stops_runs_in_flight_at_their_next_decision(tmp_path):
                 self.first = False
                 started.wait()
                 if self.n == 2:
+                    # the held runs go on a second after the interrupt (not after a fixed time from the
+                    # start, which a slow machine could spend before every slot has even started)
+                    threading.Timer(1.0, release.set).start()
                     raise KeyboardInterrupt
                 release.wait(10)
             return self.inner.act(obs)
@@ -121,11 +124,8 @@ def test_interrupt_stops_runs_in_flight_at_their_next_decision(tmp_path):
                 held.append(task.task_id)
         return Slow(task, n)
 
-    timer = threading.Timer(0.5, release.set)
-    timer.start()
     with pytest.raises(EvalInterrupted) as info:
         run_eval(config(tmp_path, concurrency=4, tasks=T4), progress=False, factory=factory)
-    timer.cancel()
     s = info.value.summary
     # the three runs held in flight end as interrupted; the slot freed by the interrupt may have
     # started (even finished) one more run before the stop reached it
