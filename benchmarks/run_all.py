@@ -108,6 +108,8 @@ BENCHES = [
     Bench("env", ["bench_env.py", "--repeat", "3"], [
         Figure("env step / no-op env step (200 tasks, equal observation work)",
                number(r"per-step cost ratio \(ours/no-op\): ([\d.]+)x"), "<= 5x", at_most(5.0), "x"),
+        Figure("env step / no-op env step, in process CPU time (for reference)",
+               number(r"per-step CPU-time ratio \([^)]*\): ([\d.]+)x"), "-", lambda v: True, "x"),
         Figure("env step (reference policies, make())", number(r"via make\(\):\s+[\d,]+ steps/s\s+\(\s*([\d.]+) us/step"),
                "-", lambda v: True, "us"),
         Figure("full reference pass, 200 tasks (via make())", number(r"full reference pass via make\(\):\s+([\d.]+) s"),
