@@ -144,7 +144,7 @@ BENCHES = [
                number(r"\[market\] reconstruct \d+ commits \(\d+ runs\): wall min\s+[\d.]+ / median\s+([\d.]+)"),
                "< 1000 ms", at_most(1000.0), "ms"),
     ]),
-    Bench("scaling", ["bench_world.py", "--scaling", "1000,3000", "--runs", "2"], [
+    Bench("scaling", ["bench_world.py", "--scaling", "1000,3000", "--runs", "3"], [
         Figure("reconstruction at 3,000 x 3,000 / at 1,000 x 1,000: replay CPU per commit",
                scaling_column(4), "<= 1.25 (flat)", at_most(1.25), "x"),
         Figure("reconstruction at 3,000 x 3,000 / at 1,000 x 1,000: traced memory per commit",
@@ -163,7 +163,7 @@ BENCHES = [
         Figure("privacy guard: p95 per field (cold)", number(r"all runs\): median [\d.]+ us, p95 ([\d.]+) us"),
                "< 50 us", at_most(50.0), "us"),
     ]),
-    Bench("http", ["bench_http.py", "--tasks", "*/T1/*", "--repeat", "1", "--concurrent", "8"], [
+    Bench("http", ["bench_http.py", "--tasks", "*/T1/*", "--repeat", "3", "--concurrent", "8"], [
         Figure("HTTP transport overhead per action, p50 (T1 tasks, paired with the local env)",
                number(r"HTTP overhead per action: p50 ([\d.]+) ms"), "<= 1 ms", at_most(1.0), "ms"),
     ]),
