@@ -19,6 +19,23 @@ def _need(*modules: str) -> None:
         raise typer.Exit(2)
 
 
+def _admin_token(host: str, token: str | None, guards: str) -> str | None:
+    """The server's credential: ``token`` (at least 16 characters), or one generated and printed when
+    ``host`` is beyond loopback; None for a loopback server without one."""
+    import secrets
+
+    from .serve import LOOPBACK
+
+    if token is not None and len(token) < 16:
+        typer.echo("error: --token must be at least 16 characters", err=True)
+        raise typer.Exit(2)
+    if host not in LOOPBACK and token is None:
+        token = secrets.token_urlsafe(24)
+        typer.echo(f"binding {host}: {guards} needs the admin credential {token} "
+                   "(Authorization: Bearer ...; make(..., token=...)); pass --token to choose it", err=True)
+    return token
+
+
 def serve_command(
     host: str = typer.Option("127.0.0.1", "--host", help="Interface to bind (default loopback only)."),
     port: int = typer.Option(8765, "--port", min=0, max=65535),
@@ -31,17 +48,9 @@ def serve_command(
 ) -> None:
     """Serve episodes of any suite over HTTP (FastAPI): per-actor bearer credentials, OpenAPI at /docs."""
     _need("fastapi", "uvicorn")
-    import secrets
+    from .serve import serve
 
-    from .serve import LOOPBACK, serve
-
-    if token is not None and len(token) < 16:
-        typer.echo("error: --token must be at least 16 characters", err=True)
-        raise typer.Exit(2)
-    if host not in LOOPBACK and token is None:
-        token = secrets.token_urlsafe(24)
-        typer.echo(f"binding {host}: creating envs and episodes needs the admin credential {token} "
-                   "(Authorization: Bearer ...; make(..., token=...)); pass --token to choose it", err=True)
+    token = _admin_token(host, token, "creating envs and episodes")
     typer.echo(f"acworld market server on http://{host}:{port} (OpenAPI: /docs, /openapi.json)", err=True)
     serve(host=host, port=port, runs_dir=runs, idle_timeout=idle_timeout, admin_token=token)
 
@@ -55,6 +64,9 @@ def mcp_command(
     transport: str = typer.Option("stdio", "--transport", help="stdio or http (streamable HTTP at /mcp)."),
     host: str = typer.Option("127.0.0.1", "--host"),
     port: int = typer.Option(8766, "--port", min=0, max=65535),
+    token: str = typer.Option(None, "--token", envvar="ACWORLD_MCP_TOKEN",
+                              help="HTTP transport: the bearer credential every request must carry. "
+                                   "Generated and printed when binding beyond loopback."),
 ) -> None:
     """One episode's VCP tools for the evaluated actor's role, as an MCP server (stdio or streamable HTTP)."""
     _need("mcp", "uvicorn")
@@ -75,9 +87,10 @@ def mcp_command(
     if transport == "stdio":
         run_stdio(episode)
     else:
+        token = _admin_token(host, token, "playing this episode")
         typer.echo(f"MCP server for {episode.actor} ({episode.episode.env.task.task_id}) on "
                    f"http://{host}:{port}/mcp", err=True)
-        run_http(episode, host=host, port=port)
+        run_http(episode, host=host, port=port, token=token)
 
 
 def run_parity(tasks: list[Any], *, env_id: str, split: str, seed: int, url: str | None, mutations: int) -> int:

@@ -12,6 +12,7 @@ Transports: stdio, or streamable HTTP at ``/mcp`` on 127.0.0.1.
 
 from __future__ import annotations
 
+import hmac
 import json
 from typing import Any
 
@@ -121,13 +122,44 @@ def run_stdio(episode: MCPEpisode) -> None:
     anyio.run(main)
 
 
-def http_app(episode: MCPEpisode, host: str = "127.0.0.1") -> Any:
-    """The streamable-HTTP ASGI app (endpoint ``/mcp``)."""
-    return build_server(episode).streamable_http_app(host=host)
+def http_app(episode: MCPEpisode, host: str = "127.0.0.1", *, token: str | None = None) -> Any:
+    """The streamable-HTTP ASGI app (endpoint ``/mcp``); with ``token``, every request must carry it
+    as its bearer credential."""
+    app = build_server(episode).streamable_http_app(host=host)
+    return app if token is None else BearerGate(app, token)
 
 
-def run_http(episode: MCPEpisode, *, host: str = "127.0.0.1", port: int = 8766) -> None:
-    """Serve over streamable HTTP at ``http://HOST:PORT/mcp`` until interrupted."""
+class BearerGate:
+    """ASGI middleware: an HTTP request without ``Authorization: Bearer <token>`` is answered 401
+    (``missing_credential`` / ``unknown_credential``, as the market server answers) and never
+    reaches the MCP app."""
+
+    def __init__(self, app: Any, token: str) -> None:
+        self.app, self.token = app, token.encode()
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        """Pass an authorised request (and any non-HTTP event, such as lifespan) on; refuse the others."""
+        if scope.get("type") == "http":
+            value = dict(scope.get("headers") or []).get(b"authorization", b"")
+            scheme, _, given = value.partition(b" ")
+            if scheme.lower() != b"bearer" or not given.strip():
+                return await _refuse(send, "missing_credential", "this MCP server needs its credential: "
+                                     "Authorization: Bearer <token>")
+            if not hmac.compare_digest(given.strip(), self.token):
+                return await _refuse(send, "unknown_credential", "not this MCP server's credential")
+        await self.app(scope, receive, send)
+
+
+async def _refuse(send: Any, code: str, message: str) -> None:
+    body = json.dumps({"error": {"code": code, "message": message, "status": 401}}).encode()
+    await send({"type": "http.response.start", "status": 401,
+                "headers": [(b"content-type", b"application/json"), (b"www-authenticate", b"Bearer"),
+                            (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})
+
+
+def run_http(episode: MCPEpisode, *, host: str = "127.0.0.1", port: int = 8766, token: str | None = None) -> None:
+    """Serve over streamable HTTP at ``http://HOST:PORT/mcp`` until interrupted (``token``: see :func:`http_app`)."""
     import uvicorn
 
-    uvicorn.run(http_app(episode, host), host=host, port=port, log_level="warning")
+    uvicorn.run(http_app(episode, host, token=token), host=host, port=port, log_level="warning")

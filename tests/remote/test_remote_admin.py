@@ -96,3 +96,25 @@ def test_serve_beyond_loopback_generates_and_requires_a_credential() -> None:
 def test_a_short_token_is_a_usage_error() -> None:
     result = CliRunner().invoke(app, ["serve", "--token", "short"])
     assert result.exit_code == 2 and "at least 16" in result.output
+
+
+MCP_INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+            "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                       "clientInfo": {"name": "test", "version": "0"}}}
+MCP_HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+
+
+def test_an_mcp_server_with_a_token_refuses_requests_without_it() -> None:
+    pytest.importorskip("mcp")
+    from acworld_env.remote.mcp_server import MCPEpisode, http_app
+
+    episode = MCPEpisode({"suite": "demo"})
+    with ServerThread(app=http_app(episode, token=ADMIN)) as url:
+        bare = httpx.post(f"{url}/mcp", json=MCP_INIT, headers=MCP_HEADERS, timeout=30)
+        wrong = httpx.post(f"{url}/mcp", json=MCP_INIT, headers={**MCP_HEADERS, "Authorization": "Bearer nope"},
+                           timeout=30)
+        good = httpx.post(f"{url}/mcp", json=MCP_INIT, headers={**MCP_HEADERS, "Authorization": f"Bearer {ADMIN}"},
+                          timeout=30)
+    assert (bare.status_code, bare.json()["error"]["code"]) == (401, "missing_credential")
+    assert (wrong.status_code, wrong.json()["error"]["code"]) == (401, "unknown_credential")
+    assert good.status_code == 200 and "serverInfo" in good.text
