@@ -53,9 +53,11 @@ def play(env: Any, act: Any, task_ids: list[str], seed: int = 0) -> dict[str, fl
     by_family: dict[str, list[float]] = {}
     for task_id in task_ids:
         obs, _ = env.reset(seed=seed, options={"task_id": task_id})
-        while env.agents:
-            (agent,) = [a for a in obs if a in env.agents]
-            obs, *_ = env.step({agent: act(agent, obs[agent])})
+        terms: dict[str, bool] = {"__all__": False}
+        truncs: dict[str, bool] = {"__all__": False}
+        while not (terms["__all__"] or truncs["__all__"]):
+            (agent,) = [a for a in obs if not (terms.get(a) or truncs.get(a))]  # the one whose turn it is
+            obs, _, terms, truncs, _ = env.step({agent: act(agent, obs[agent])})
         by_family.setdefault(raw.task.family, []).append(float(raw.score.score))
     out = {f: round(mean(s), 3) for f, s in sorted(by_family.items())}
     out["all"] = round(mean(x for s in by_family.values() for x in s), 3)

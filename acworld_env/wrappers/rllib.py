@@ -25,6 +25,9 @@ wrapped in the :class:`~acworld_env.wrappers.menu.ActionMenu`, and follows RLlib
   where the last agent ends, ``terminateds["__all__"]`` if the evaluated actor ended the task with
   a terminal action, else ``truncateds["__all__"]`` (step budget). Exactly one is True then; both
   are False before. An ended agent receives nothing afterwards.
+* ``agents`` after a step lists the agents still playing plus those the step reports on (so every
+  id returned is among them, as RLlib's environment check requires); one that ended drops out at
+  the next step. The episode is over when ``"__all__"`` says so.
 """
 
 from __future__ import annotations
@@ -114,8 +117,10 @@ class AcworldRLlibEnv(_Base):  # type: ignore[misc, valid-type]
         out_rewards = {a: self._held.pop(a, 0.0) for a in out_obs}
         for a in ended:
             self._held.pop(a, None)
-        self.agents = list(self.par.agents)
-        done = not self.agents
+        done = not self.par.agents
+        # every agent this step reports on counts as in the env for this step (RLlib checks that the
+        # returned ids are among ``agents``); one that ended drops out at the next step
+        self.agents = list(dict.fromkeys([*self.par.agents, *out_obs]))
         by_answer = bool(terms.get(self.par.unwrapped.task.actor))
         terminateds = {**{a: terms[a] for a in ended}, ALL: done and by_answer}
         truncateds = {**{a: truncs[a] for a in ended}, ALL: done and not by_answer}

@@ -23,18 +23,20 @@ def _play(env: AcworldRLlibEnv, seed: int, rng: np.random.Generator) -> dict:
         obs, rewards, terms, truncs, infos = env.step({agent: action})
         steps += 1
         assert set(rewards) == set(infos) == set(obs) <= playing
+        assert set(obs) <= set(env.agents), "RLlib's check: every id returned is among the env's agents"
         assert not (set(obs) & ended), "an agent that ended received data again"
         done_now = set(terms) - {ALL}
         assert done_now == set(truncs) - {ALL} and done_now <= set(obs)
         for a, r in rewards.items():
             paid[a] = paid.get(a, 0.0) + r
         ended |= {a for a in done_now if terms[a] or truncs[a]}
-        if not env.agents:
+        if terms[ALL] or truncs[ALL]:
             assert terms[ALL] != truncs[ALL], (terms, truncs)  # exactly one says how the episode ended
+            assert not env.par.agents and set(env.agents) == set(obs)  # the last step's agents, then none
             assert ended == playing
             return {"paid": paid, "steps": steps, "agents": playing, "task": env.par.unwrapped.task,
                     "score": env.par.unwrapped.score.score, "by_answer": terms[ALL]}
-        assert not terms[ALL] and not truncs[ALL]
+        assert env.par.agents
 
 
 def test_rllib_conventions_over_a_mixed_suite():
