@@ -62,7 +62,7 @@ def test_each_capability_has_two_mutations_and_sixteen_in_all() -> None:
     assert min(per_cap.values()) >= 2 and sum(per_cap.values()) >= 16
 
 
-def test_references_earn_full_credit_and_mutations_lower_exactly_their_predicates(tmp_path: Any, frozen_reports) -> None:
+def test_references_earn_full_credit_and_mutations_lower_exactly_their_predicates(frozen_reports) -> None:
     report = frozen_reports[FAMILY]
     assert report.failures == []
     assert report.references_full == 20 and report.mutations_ok == report.mutations >= 16

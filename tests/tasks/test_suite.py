@@ -19,7 +19,7 @@ def test_frozen_file_is_regenerated_byte_for_byte():
     assert frozen_path("capability-v1").read_text(encoding="utf-8") == frozen_text()
 
 
-def test_frozen_suite_loads_unique_tasks_with_paper_counts(frozen_reports):
+def test_frozen_suite_loads_unique_tasks_with_paper_counts():
     tasks = load_suite("capability-v1")
     assert len({t.task_id for t in tasks}) == len(tasks)
     counts: dict[tuple[str, str, str], int] = {}
@@ -35,7 +35,7 @@ def test_frozen_suite_loads_unique_tasks_with_paper_counts(frozen_reports):
 
 def test_validity_gate_passes_on_frozen_suite(frozen_reports):
     tasks = load_frozen("capability-v1")
-    reports = frozen_reports
+    reports = frozen_reports.all()
     assert len(reports) == 10
     for fam, rep in reports.items():
         assert rep.failures == [], fam
