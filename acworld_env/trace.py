@@ -9,7 +9,7 @@ canonical JSON with sorted keys, so the type changes no byte of any saved run.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -22,6 +22,20 @@ _RECORD_KEYS = ("n", "round", "actor", "role", "envelope", "action", "validation
                 "delta", "result", "replayed", "prev", "hash")
 _OPTIONAL_KEYS = ("original_validation", "meta")
 """Keys written only when set: a replay's ``original_validation``, a decision's ``meta``."""
+_BODY_KEYS = _RECORD_KEYS[:-1]
+"""What the chain hashes: every key but ``hash`` (and the optional keys that are set)."""
+
+
+def _json_form(value_of: Callable[[str], Any], keys: tuple[str, ...]) -> dict[str, Any]:
+    """A record's JSON form from its values: ``keys``, then the optional keys that are set, the
+    validation as JSON. The one definition, for the written line and for what the chain hashes."""
+    out = {k: value_of(k) for k in keys}
+    out["validation"] = out["validation"].to_dict()
+    for k in _OPTIONAL_KEYS:
+        value = value_of(k)
+        if value is not None:
+            out[k] = value
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,18 +105,11 @@ class TraceRecord:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form: the line written to ``trace.jsonl`` (optional keys only when set)."""
-        out = {k: getattr(self, k) for k in _RECORD_KEYS}
-        out["validation"] = self.validation.to_dict()
-        for k in _OPTIONAL_KEYS:
-            if getattr(self, k) is not None:
-                out[k] = getattr(self, k)
-        return out
+        return _json_form(lambda k: getattr(self, k), _RECORD_KEYS)
 
     def body(self) -> dict[str, Any]:
         """What the chain hashes: the JSON form without ``hash``."""
-        out = self.to_dict()
-        del out["hash"]
-        return out
+        return _json_form(lambda k: getattr(self, k), _BODY_KEYS)
 
     def __getitem__(self, key: str) -> Any:
         """The JSON form's value (for readers of the written shape, such as tests); code reads attributes."""
@@ -164,9 +171,7 @@ class Trace:
             "replayed": replayed, "prev": self.head, "original_validation": original_validation,
             "meta": meta or None,
         }
-        body = {k: v for k, v in fields.items() if v is not None or k not in _OPTIONAL_KEYS}
-        body["validation"] = validation.to_dict()
-        record = TraceRecord(**fields, hash=chain(self.head, body))
+        record = TraceRecord(**fields, hash=chain(self.head, _json_form(fields.__getitem__, _BODY_KEYS)))
         self.head = record.hash
         self.records.append(record)
         return record
