@@ -123,9 +123,13 @@ class Market:
         self.inboxes.setdefault(msg["to"], []).append(msg)
         return mid
 
+    def unread(self, actor: str) -> list[dict]:
+        """The messages delivered to ``actor`` that it has not taken yet, themselves (read, never change them)."""
+        return [m for m in self.inboxes.get(actor, []) if not m["read"]]
+
     def inbox(self, actor: str) -> list[dict]:
         """Copies of the messages delivered to ``actor`` that it has not taken yet. Changes nothing."""
-        return [dict(m) for m in self.inboxes.get(actor, []) if not m["read"]]
+        return [dict(m) for m in self.unread(actor)]
 
     def take_unread(self, actor: str, count: int | None = None) -> list[dict]:
         """Mark ``actor``'s unread messages (the first ``count`` of them, or all) read; return them (copies).
@@ -134,7 +138,7 @@ class Market:
         :class:`~acworld_env.episode.Episode`), so the next :meth:`inbox` starts after them and
         ``get_inbox`` with ``unread_only`` leaves them out.
         """
-        fresh = [m for m in self.inboxes.get(actor, []) if not m["read"]][:count]
+        fresh = self.unread(actor)[:count]
         for m in fresh:
             m["read"] = True
         return [dict(m) for m in fresh]

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 def observe(market: Market, actor: str, *, request: str, last: StepResult | None, step: int,
             max_steps: int) -> dict[str, Any]:
     """Build ``actor``'s observation: only its own mandate, unread inbox and results. Changes nothing."""
-    unread = [m for m in market.inboxes.get(actor, []) if not m["read"]]  # what market.inbox(actor) copies
+    unread = market.unread(actor)  # copied once below, without the read flag
     return {
         "actor": actor,
         "role": market.role(actor).value,
