@@ -51,6 +51,10 @@ class Slot:
         """The concrete action for this agent now, or None when unavailable."""
         if Role(known.role) not in TOOLS[self.kind].roles:
             return None
+        return self.built(known)
+
+    def built(self, known: Known) -> dict[str, Any] | None:
+        """The action :meth:`action` gives, for an agent whose role may use this slot's tool."""
         action = self.build(known, self.index)
         if action is not None and self.kind in ONE_SHOT and action_key(action) in known.done:
             return None
@@ -336,11 +340,5 @@ def menu_actions(known: Known) -> list[dict[str, Any] | None]:
     :data:`ROLE_SLOTS` instead of repeated for each of the 260 slots.
     """
     known.sync()
-    done = known.done
-    out: list[dict[str, Any] | None] = []
-    for slot, allowed in zip(SLOTS, ROLE_SLOTS[Role(known.role).value], strict=True):
-        action = slot.build(known, slot.index) if allowed else None
-        if action is not None and slot.kind in ONE_SHOT and action_key(action) in done:
-            action = None
-        out.append(action)
-    return out
+    allowed = ROLE_SLOTS[Role(known.role).value]
+    return [slot.built(known) if ok else None for slot, ok in zip(SLOTS, allowed, strict=True)]
