@@ -26,7 +26,6 @@ serialised by its lock, and no thread hop is paid per action.
 from __future__ import annotations
 
 import asyncio
-import hmac
 import json
 from typing import Any
 
@@ -47,6 +46,7 @@ from .protocol import (
     action_schemas,
     parse_action_body,
 )
+from .records import bearer_of, check_admin
 
 
 def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
@@ -55,9 +55,7 @@ def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -
 
 
 def _bearer(request: Request) -> str | None:
-    value = request.headers.get("authorization", "")
-    scheme, _, token = value.partition(" ")
-    return token.strip() or None if scheme.lower() == "bearer" else None
+    return bearer_of(request.headers.get("authorization", ""))
 
 
 def create_app(host: Host | None = None, *, admin_token: str | None = None) -> FastAPI:
@@ -89,14 +87,7 @@ def create_app(host: Host | None = None, *, admin_token: str | None = None) -> F
 
     def admit(request: Request) -> None:
         """Refuse a creation request without the admin credential (when the server has one)."""
-        if admin_token is None:
-            return
-        given = _bearer(request)
-        if given is None:
-            raise RemoteError(401, "missing_credential", "this server needs its admin credential to create "
-                              "envs and episodes: Authorization: Bearer <token> (make(..., token=...))")
-        if not hmac.compare_digest(given.encode(), admin_token.encode()):
-            raise RemoteError(401, "unknown_credential", "not this server's admin credential")
+        check_admin(_bearer(request), admin_token, what="creating envs and episodes on this server")
 
     def episode_for(episode_id: str, request: Request, claimed: str | None = None) -> tuple[HostedEpisode, str]:
         host.reap(every=1.0)

@@ -12,7 +12,6 @@ Transports: stdio, or streamable HTTP at ``/mcp`` on 127.0.0.1.
 
 from __future__ import annotations
 
-import hmac
 import json
 from typing import Any
 
@@ -20,6 +19,7 @@ from ..observe import render_text
 from ..vcp.schema import parameters_schema
 from ..vcp.union import TOOLS, tools_for
 from .hosted import Host, HostedEpisode, RemoteError
+from .records import bearer_of, check_admin
 
 OBSERVE_TOOL = "acworld_observe"
 END_TOOL = "acworld_end"
@@ -135,24 +135,22 @@ class BearerGate:
     reaches the MCP app."""
 
     def __init__(self, app: Any, token: str) -> None:
-        self.app, self.token = app, token.encode()
+        self.app, self.token = app, token
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         """Pass an authorised request (and any non-HTTP event, such as lifespan) on; refuse the others."""
         if scope.get("type") == "http":
-            value = dict(scope.get("headers") or []).get(b"authorization", b"")
-            scheme, _, given = value.partition(b" ")
-            if scheme.lower() != b"bearer" or not given.strip():
-                return await _refuse(send, "missing_credential", "this MCP server needs its credential: "
-                                     "Authorization: Bearer <token>")
-            if not hmac.compare_digest(given.strip(), self.token):
-                return await _refuse(send, "unknown_credential", "not this MCP server's credential")
+            header = dict(scope.get("headers") or []).get(b"authorization", b"").decode("latin-1")
+            try:
+                check_admin(bearer_of(header), self.token, what="this MCP server")
+            except RemoteError as refusal:
+                return await _refuse(send, refusal)
         await self.app(scope, receive, send)
 
 
-async def _refuse(send: Any, code: str, message: str) -> None:
-    body = json.dumps({"error": {"code": code, "message": message, "status": 401}}).encode()
-    await send({"type": "http.response.start", "status": 401,
+async def _refuse(send: Any, refusal: RemoteError) -> None:
+    body = json.dumps(refusal.body()).encode()
+    await send({"type": "http.response.start", "status": refusal.status,
                 "headers": [(b"content-type", b"application/json"), (b"www-authenticate", b"Bearer"),
                             (b"content-length", str(len(body)).encode())]})
     await send({"type": "http.response.body", "body": body})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hmac
 import threading
 import time
 from dataclasses import dataclass, field
@@ -22,6 +23,24 @@ class RemoteError(AcworldError, RuntimeError):
         """The JSON error body every refusal carries."""
         return {"error": {"code": self.code, "message": self.message, "status": self.status}}
 
+
+
+def bearer_of(authorization: str) -> str | None:
+    """The token of an ``Authorization: Bearer <token>`` header value; None for any other or none."""
+    scheme, _, token = authorization.partition(" ")
+    return token.strip() or None if scheme.lower() == "bearer" else None
+
+
+def check_admin(bearer: str | None, token: str | None, *, what: str) -> None:
+    """Refuse a request to ``what`` (the server, in its words) without its admin credential ``token``
+    (None: the server has none): 401 ``missing_credential`` or ``unknown_credential``."""
+    if token is None:
+        return
+    if not bearer:
+        raise RemoteError(401, "missing_credential", f"{what} needs its admin credential: "
+                          "Authorization: Bearer <token> (make(..., token=...))")
+    if not hmac.compare_digest(bearer.encode(), token.encode()):
+        raise RemoteError(401, "unknown_credential", f"not the admin credential {what} needs")
 
 @dataclass
 class HostedEnv:
