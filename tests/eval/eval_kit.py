@@ -65,3 +65,21 @@ def files_of(root: Path) -> dict[str, bytes]:
 def summary_of(out: Path) -> dict[str, Any]:
     """The ``summary.json`` of an evaluation folder."""
     return json.loads((out / "summary.json").read_text())
+
+
+def interrupt_after_runs(args: list[str], out: Path, runs: int, *, timeout: float = 60.0) -> tuple[Any, str]:
+    """Start an evaluation process (``args``, no real endpoint in its environment), press Ctrl-C
+    once ``runs`` runs under ``out`` have a score; the ended process and its output."""
+    import os
+    import signal
+    import subprocess
+    import time
+
+    env = {k: v for k, v in os.environ.items() if k not in ("OPENAI_BASE_URL", "OPENAI_API_KEY")}
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+    deadline = time.time() + timeout
+    while len(list(out.glob("runs/*/score.json"))) < runs and time.time() < deadline:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    output, _ = proc.communicate(timeout=timeout)
+    return proc, output

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from eval_kit import FakeChat, cli
+from eval_kit import FakeChat, cli, interrupt_after_runs
 
 pytest.importorskip("acworld_env.policies.llm")
 
@@ -77,24 +77,14 @@ def test_llm_config_errors_stop_before_any_run(tmp_path):
 def test_ctrl_c_on_the_command_line_keeps_finished_runs(tmp_path):
     """A real SIGINT to ``acworld eval``: exit 130, finished runs kept, summary written, resume completes."""
     import json
-    import os
-    import signal
-    import subprocess
     import sys
-    import time
 
     slow = FakeChat(delay=0.2)
     out = tmp_path / "out"
     args = [sys.executable, "-c", "from acworld_env.cli import main; main()", "eval", "capability-v1",
             "--policy", SPEC, "--base-url", slow.url, "--concurrency", "2", "--out", str(out), "--quiet"]
-    env = {k: v for k, v in os.environ.items() if k not in ("OPENAI_BASE_URL", "OPENAI_API_KEY")}
     try:
-        proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
-        deadline = time.time() + 60
-        while len(list(out.glob("runs/*/score.json"))) < 3 and time.time() < deadline:
-            time.sleep(0.05)
-        proc.send_signal(signal.SIGINT)
-        output, _ = proc.communicate(timeout=30)
+        proc, output = interrupt_after_runs(args, out, 3)
         assert proc.returncode == 130, output
         assert "interrupted" in output and "--resume" in output
         s = json.loads((out / "summary.json").read_text())

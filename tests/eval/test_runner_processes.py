@@ -5,14 +5,13 @@ from __future__ import annotations
 import json
 import os
 import signal
-import subprocess
 import sys
 import threading
 import time
 from pathlib import Path
 
 import pytest
-from eval_kit import FakeChat, files_of, summary_of
+from eval_kit import FakeChat, files_of, interrupt_after_runs, summary_of
 
 from acworld_env.eval.config import EvalConfig
 from acworld_env.eval.runner import run_eval
@@ -149,15 +148,8 @@ def test_ctrl_c_with_worker_processes_exits_130_and_resumes(tmp_path):
         "    run_eval(cfg, progress=False)\n"
         "except EvalInterrupted:\n"
         "    sys.exit(130)\n")
-    env = {k: v for k, v in os.environ.items() if k not in ("OPENAI_BASE_URL", "OPENAI_API_KEY")}
     try:
-        proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                text=True, env=env)
-        deadline = time.time() + 60
-        while len(list(out.glob("runs/*/score.json"))) < 6 and time.time() < deadline:
-            time.sleep(0.05)
-        proc.send_signal(signal.SIGINT)
-        output, _ = proc.communicate(timeout=60)
+        proc, output = interrupt_after_runs([sys.executable, "-c", script], out, 6)
         assert proc.returncode == 130, output
         assert not _workers_of(proc.pid)
         s = summary_of(out)
