@@ -20,10 +20,17 @@ class FakeChat:
     records the number of requests and the peak number in flight.
 
     ``echo_key=True`` plays a provider that quotes the caller's API key back in a 200 reply: in the
-    text content and in the ``finish`` tool call's ``summary`` argument; ``keys_seen`` collects them."""
+    text content and in the ``finish`` tool call's ``summary`` argument; ``keys_seen`` collects them.
 
-    def __init__(self, *, status: int = 200, delay: float = 0.0, echo_key: bool = False) -> None:
+    ``hold_after=n``: the first ``n`` requests are answered; every later one waits until
+    :meth:`release` (a test that interrupts an evaluation then cannot lose the race to a fast machine:
+    the evaluation cannot finish before it is interrupted, however fast or slow the machine is)."""
+
+    def __init__(self, *, status: int = 200, delay: float = 0.0, echo_key: bool = False,
+                 hold_after: int | None = None) -> None:
         self.status, self.delay, self.echo_key = status, delay, echo_key
+        self.hold_after = hold_after
+        self.released = threading.Event()
         self.keys_seen: set[str] = set()
         self.requests = self.in_flight = self.max_in_flight = 0
         self.lock = threading.Lock()
@@ -37,10 +44,13 @@ class FakeChat:
                 self.rfile.read(int(self.headers.get("content-length") or 0))
                 with fake.lock:
                     fake.requests += 1
+                    held = fake.hold_after is not None and fake.requests > fake.hold_after
                     fake.in_flight += 1
                     fake.max_in_flight = max(fake.max_in_flight, fake.in_flight)
                 key = self.headers.get("x-api-key") or (self.headers.get("authorization") or "")[len("Bearer "):]
                 try:
+                    if held:
+                        fake.released.wait(120)
                     time.sleep(fake.delay)
                     if fake.echo_key:
                         with fake.lock:
@@ -103,6 +113,11 @@ class FakeChat:
         """The OpenAI-style base URL (``.../v1``)."""
         return f"{self.root}/v1"
 
+    def release(self) -> None:
+        """Answer the held requests, and every later one without holding."""
+        self.released.set()
+
     def close(self) -> None:
+        self.released.set()
         self.server.shutdown()
         self.server.server_close()

@@ -67,9 +67,15 @@ def summary_of(out: Path) -> dict[str, Any]:
     return json.loads((out / "summary.json").read_text())
 
 
-def interrupt_after_runs(args: list[str], out: Path, runs: int, *, timeout: float = 60.0) -> tuple[Any, str]:
+def interrupt_after_runs(args: list[str], out: Path, runs: int, *, endpoint: FakeChat,
+                         timeout: float = 60.0) -> tuple[Any, str]:
     """Start an evaluation process (``args``, no real endpoint in its environment), press Ctrl-C
-    once ``runs`` runs under ``out`` have a score; the ended process and its output."""
+    once ``runs`` runs under ``out`` have a score; the ended process and its output.
+
+    ``endpoint`` must hold its replies after a few requests (``FakeChat(hold_after=...)``): the
+    evaluation then waits for it, so the interrupt arrives before the end on any machine, busy or
+    not. It is released once the signal is sent, so the runs in flight can stop."""
+    assert endpoint.hold_after is not None and endpoint.hold_after >= runs, "the endpoint must hold replies"
     import os
     import signal
     import subprocess
@@ -81,5 +87,6 @@ def interrupt_after_runs(args: list[str], out: Path, runs: int, *, timeout: floa
     while len(list(out.glob("runs/*/score.json"))) < runs and time.time() < deadline:
         time.sleep(0.05)
     proc.send_signal(signal.SIGINT)
+    endpoint.release()
     output, _ = proc.communicate(timeout=timeout)
     return proc, output

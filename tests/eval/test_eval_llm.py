@@ -79,12 +79,12 @@ def test_ctrl_c_on_the_command_line_keeps_finished_runs(tmp_path):
     import json
     import sys
 
-    slow = FakeChat(delay=0.2)
+    slow = FakeChat(delay=0.2, hold_after=5)
     out = tmp_path / "out"
     args = [sys.executable, "-c", "from acworld_env.cli import main; main()", "eval", "capability-v1",
             "--policy", SPEC, "--base-url", slow.url, "--concurrency", "2", "--out", str(out), "--quiet"]
     try:
-        proc, output = interrupt_after_runs(args, out, 3)
+        proc, output = interrupt_after_runs(args, out, 3, endpoint=slow)
         assert proc.returncode == 130, output
         assert "interrupted" in output and "--resume" in output
         s = json.loads((out / "summary.json").read_text())

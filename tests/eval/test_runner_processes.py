@@ -136,7 +136,7 @@ def test_a_worker_that_dies_leaves_unscored_runs_and_no_hang(tmp_path):
 @pytest.mark.timeout(120)
 def test_ctrl_c_with_worker_processes_exits_130_and_resumes(tmp_path):
     """A real SIGINT to a driver with a worker: exit 130, runs in flight stopped, summary written, resume."""
-    slow = FakeChat(delay=0.2)
+    slow = FakeChat(delay=0.2, hold_after=8)
     out = tmp_path / "out"
     script = (
         "import sys\n"
@@ -149,7 +149,7 @@ def test_ctrl_c_with_worker_processes_exits_130_and_resumes(tmp_path):
         "except EvalInterrupted:\n"
         "    sys.exit(130)\n")
     try:
-        proc, output = interrupt_after_runs([sys.executable, "-c", script], out, 6)
+        proc, output = interrupt_after_runs([sys.executable, "-c", script], out, 6, endpoint=slow)
         assert proc.returncode == 130, output
         assert not _workers_of(proc.pid)
         s = summary_of(out)
