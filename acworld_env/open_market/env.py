@@ -4,7 +4,8 @@ Every Buyer and Merchant is an agent with its own mandate, observation and rewar
 gives each agent of the current phase one turn, in id order; the parallel view plays one phase
 per ``step`` (every agent of that side acts, the others' actions are ignored). Rewards are the
 change of each agent's rubric score (:mod:`.rubric`), paid at the end of each phase. ``infos``
-carry the phase and, once the episode is over, the market's welfare report.
+carry the phase, the agent's own score and, once the episode is over, its own surplus
+(:func:`.views.info`); the market's welfare report is the host's (``env.welfare_report()``).
 
     env = acworld_env.make("market-v1", buyers=5, merchants=5, seed=0, k=2)
     env = acworld_env.make("market-v1", buyers=5, merchants=5, world="market.sqlite")  # persistent
@@ -18,6 +19,7 @@ from typing import Any
 import gymnasium
 from pettingzoo import AECEnv, ParallelEnv
 
+from . import views
 from .mandates import MarketConfig
 from .session import DEFAULT_PHASES, OpenMarket
 
@@ -91,14 +93,14 @@ class _Base:
     def _infos(self, agents: list[str]) -> dict[str, dict[str, Any]]:
         s = self.session
         assert s is not None
-        welfare = s.welfare().to_dict() if s.done else None  # once for all agents
-        infos = {}
-        for agent in agents:
-            info: dict[str, Any] = {"phase": s.phase, "score": s.scores[agent], "my_turn": agent in s.turns}
-            if welfare is not None:
-                info["welfare"] = dict(welfare)
-            infos[agent] = info
-        return infos
+        return {agent: views.info(s, agent) for agent in agents}
+
+    def welfare_report(self) -> dict[str, Any] | None:
+        """The host's report of the episode: welfare against both optima and every agent's surplus.
+
+        None before ``reset``. Agents never receive it: each agent's info holds its own surplus only.
+        """
+        return None if self.session is None else views.host_report(self.session)
 
     def observation_space(self, agent: str) -> gymnasium.Space:
         """Observations are dicts (see :func:`acworld_env.open_market.views.observation`)."""

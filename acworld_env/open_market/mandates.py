@@ -3,7 +3,8 @@
 Every amount is integer cents. A Buyer wants one unit; it values each Merchant's product
 privately (``values``) and may spend at most ``budget``. A Merchant sells one listing with a
 private unit ``cost`` (its floor), a ``capacity`` of units and a mandated ``margin`` (basis points
-over cost). The platform's public search relevance of each listing to each Buyer
+over cost). Each listing opens at a price of its own (:data:`OPENING_MARKUP_BP`), which the
+Merchant may replace in the ``quote`` phase. The platform's public search relevance of each listing to each Buyer
 (``relevance``, 0-99) is a noisy view of those private values: the platform knows budgets (the
 mandate is lodged with it, as in every task) but never values or costs.
 """
@@ -19,6 +20,15 @@ from ..world import add_actor, empty_state, listing_record
 
 MAX_AGENTS = 2_000
 """Largest number of Buyers (or of Merchants) one market accepts."""
+
+OPENING_MARKUP_BP = (2_000, 12_000)
+"""Bounds (basis points over cost, inclusive) of each listing's opening markup.
+
+A listing's opening price is ``cost + cost * markup // 10_000`` with ``markup`` drawn per listing,
+uniformly over these whole basis points, independently of the cost, from the market's seed. The
+ratio of price to cost thus differs from listing to listing: a Buyer reading a public price learns
+only that the cost lies between ``price / 2.2`` and ``price / 1.2``, never the cost itself.
+"""
 
 
 class MarketConfigError(AcworldError, ValueError):
@@ -75,6 +85,13 @@ class MerchantMandate:
     capacity: int
     margin_bp: int
     """Mandated markup over cost, in basis points (the truthful quote is ``cost * (1 + margin)``)."""
+    opening_bp: int
+    """The listing's opening markup over cost, in basis points (drawn: :data:`OPENING_MARKUP_BP`)."""
+
+    @property
+    def opening_price(self) -> int:
+        """The listing's price before the Merchant quotes."""
+        return self.cost + self.cost * self.opening_bp // 10_000
 
     @property
     def target_price(self) -> int:
@@ -143,18 +160,19 @@ def draw(config: MarketConfig) -> Mandates:
     costs = rng.integers(15, 36, size=m) * 100
     capacities = rng.integers(1, config.max_capacity + 1, size=m)
     margins = rng.integers(5, 26, size=m) * 100
+    opening = rng.integers(OPENING_MARKUP_BP[0], OPENING_MARKUP_BP[1] + 1, size=m)  # drawn last: the rest is unchanged
     buyers = [BuyerMandate(buyer_id(i), int(budgets[i]), {merchant_id(j): int(values[i, j]) for j in range(m)})
               for i in range(n)]
     merchants = [MerchantMandate(merchant_id(j), listing_id(j), int(costs[j]), int(capacities[j]),
-                                 int(margins[j])) for j in range(m)]
+                                 int(margins[j]), int(opening[j])) for j in range(m)]
     return Mandates(config, buyers, merchants, relevance.astype(np.int64), values.astype(np.int64))
 
 
 def initial_state(mandates: Mandates) -> dict:
-    """The World before any commit: every actor, and one listing per Merchant at twice its cost.
+    """The World before any commit: every actor, and one listing per Merchant at its opening price.
 
-    The opening list price is a placeholder each Merchant replaces with its quote; a Buyer's
-    balance is its budget.
+    The opening price (cost times a markup drawn per listing, :data:`OPENING_MARKUP_BP`) stands
+    until the Merchant quotes; a Buyer's balance is its budget.
     """
     state = empty_state(catalog_hash=f"open-market-v1:{mandates.config.seed}")
     for b in mandates.buyers:
@@ -162,7 +180,7 @@ def initial_state(mandates: Mandates) -> dict:
     for mm in mandates.merchants:
         add_actor(state, mm.actor, "merchant")
         state["listings"][mm.listing_id] = listing_record(
-            mm.actor, 2 * mm.cost, mm.capacity, title=f"Open-market good of {mm.actor}", category="Open market")
+            mm.actor, mm.opening_price, mm.capacity, title=f"Open-market good of {mm.actor}", category="Open market")
     return state
 
 

@@ -1,4 +1,11 @@
-"""What one agent of the open market observes: its own mandate and records, never another's."""
+"""What one agent of the open market observes: its own mandate and records, never another's.
+
+The open market's one visibility rule: :func:`observation` and :func:`info` are everything an
+agent is handed (the env's observations and ``infos``). An agent's info carries its own score and,
+once the episode is over, its own realised surplus: never the market's welfare, which sums the
+counterparts' private values and costs. The whole report (:func:`host_report`) is for the host:
+``env.welfare_report()`` and the episode file of a persistent World.
+"""
 
 from __future__ import annotations
 
@@ -51,3 +58,38 @@ def observation(market: Episode, agent: str) -> dict[str, Any]:
         obs["listing"] = {"listing_id": m.listing_id, "price": rec["price"], "stock": rec["stock"],
                           "reserved": rec.get("reserved", 0), "status": rec["status"]}
     return obs
+
+
+def own_surplus(market: Episode, agent: str) -> int:
+    """``agent``'s realised surplus over this episode's completed trades (cents), from its own mandate only.
+
+    A Buyer's is ``value - price`` of each purchase paid and shipped; a Merchant's ``price - cost``
+    of each such sale. Each uses the agent's own private number and the price it paid or got.
+    """
+    state = market.market.world.state
+    buyer = agent in market.buyer_set
+    total = 0
+    for oid in market.orders:
+        o = state["orders"][oid]
+        if o[("buyer" if buyer else "merchant")] != agent:
+            continue
+        if o["captured"] < o["total"] or o["status"] not in {"shipped", "delivered", "completed"}:
+            continue
+        if buyer:
+            total += market.mandates.buyer(agent).values[o["merchant"]] - o["total"]
+        else:
+            total += o["total"] - market.mandates.merchant(agent).cost
+    return total
+
+
+def info(market: Episode, agent: str) -> dict[str, Any]:
+    """``agent``'s own info: phase, its score, whether it acts now and, at the end, its own surplus."""
+    out: dict[str, Any] = {"phase": market.phase, "score": market.scores[agent], "my_turn": agent in market.turns}
+    if market.phase is None:
+        out["surplus"] = own_surplus(market, agent)
+    return out
+
+
+def host_report(market: Episode) -> dict[str, Any]:
+    """The host's view of an episode's outcome: the welfare report and every agent's surplus."""
+    return {"welfare": market.welfare().to_dict(), "surplus": {a: own_surplus(market, a) for a in market.agents}}
