@@ -87,6 +87,9 @@ class Platform:
         try:
             for check in CHECKS:
                 check(ctx, action)
-            return RULES[action.kind](ctx, action)
+            handler = RULES.get(action.kind)
+            if handler is None:  # unreachable for a registered kind (registration needs a rule)
+                return Outcome(False, "unknown_tool", f"action kind {action.kind!r} has no platform rule")
+            return handler(ctx, action)
         except Reject as rej:
             return Outcome(False, rej.code, rej.message)

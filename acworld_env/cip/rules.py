@@ -9,17 +9,33 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..core.name_tables import register_in
+from ..vcp.union import BUILTIN_KINDS, ActionRegistryError, check_kind_name
+from ..vcp.union import RULES as _RULES
 from ..world.state import listing_record
 from .context import RuleContext
 from .result import Outcome, Reject, require
 
 Rule = Callable[[RuleContext, object], Outcome]
-RULES: dict[str, Rule] = {}
+RULES: dict[str, Rule] = _RULES
+"""Every action kind's rule (the protocol layer's table, so that ``register_action`` can check a kind has one)."""
 
 
 def rule(kind: str) -> Callable[[Rule], Rule]:
-    """Register the rule of one action kind."""
-    return register_in(RULES, kind)
+    """Register the rule of one action kind (an extension registers its rule, then its action).
+
+    Refused with :class:`~acworld_env.vcp.union.ActionRegistryError` when ``kind`` is not a plain
+    identifier, or is a built-in kind whose rule is already in place (it is never replaced).
+    """
+    check_kind_name(kind)
+    store = register_in(RULES, kind)
+
+    def register(fn: Rule) -> Rule:
+        old = RULES.get(kind)
+        if kind in BUILTIN_KINDS and old is not None and old is not fn:
+            raise ActionRegistryError(f"{kind!r} is a built-in action kind; its platform rule cannot be replaced")
+        return store(fn)
+
+    return register
 
 
 def record(ctx: RuleContext, table: str, key: str, *, what: str | None = None) -> dict:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import math
+import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, Union
 
@@ -30,6 +32,15 @@ QUERY_KINDS: frozenset[str] = frozenset(k for k, t in TOOLS.items() if t.readonl
 """Read-only kinds (searches, ``get_*``, ``list_*``): they never commit and are not business proposals."""
 ONE_SHOT_KINDS: frozenset[str] = frozenset(k for k, t in TOOLS.items() if t.one_shot)
 """Kinds that, once accepted, make no sense again on the same record."""
+BUILTIN_KINDS: frozenset[str] = frozenset(TOOLS)
+"""The package's own action kinds: their platform rules cannot be replaced from outside."""
+RULES: dict[str, Callable[..., Any]] = {}
+"""The platform rule of every action kind, by kind. Filled by the platform layer
+(``acworld_env.cip.rules.rule``, which serves this same table as ``RULES``); kept here so that
+:func:`register_action` can refuse a kind that has no rule, at registration."""
+KIND_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}", re.ASCII)
+"""What an action kind may be called: a plain ASCII identifier of at most 64 characters (no
+look-alike letters, no invisible characters such as a zero-width space)."""
 IDLE_ACTION: dict[str, Any] = {"kind": "get_inbox", "unread_only": True}
 """What an agent does on a turn it takes no action (its policy returned None): read its unread messages."""
 
@@ -65,26 +76,72 @@ class _Refused(Exception):
 
 
 class ActionRegistryError(AcworldError, ValueError):
-    """An action type that cannot be registered (not a VCPAction, kind taken, a fixed-set fact)."""
+    """An action type or rule that cannot be registered (not a VCPAction, kind taken or badly named,
+    no platform rule, a built-in rule to replace, a fixed-set fact)."""
 
 
-def register_action(cls: type[VCPAction]) -> type[VCPAction]:
-    """Add an action type from outside the package; usable as a class decorator.
+def check_kind_name(kind: object) -> str:
+    """``kind`` if it is a plain identifier (:data:`KIND_NAME`); else :class:`ActionRegistryError`."""
+    if not isinstance(kind, str) or not KIND_NAME.fullmatch(kind):
+        raise ActionRegistryError(f"action kind {kind!r} is not a plain identifier (ASCII letters, digits and "
+                                  "'_', not starting with a digit, at most 64 characters)")
+    return kind
 
-    The kind is then parsed, validated, role-checked, privacy-checked and traced like a built-in
-    one. It still needs a platform rule (``acworld_env.cip.rules.rule``) and a World handler for
-    every event that rule emits (``acworld_env.world.transition.handles``). Terminal, read-only
-    and one-shot actions stay built-in (other layers read those kinds once, as fixed sets).
-    Registering the same class twice is a no-op; another class under a taken kind is refused.
-    """
-    global ACTION_TYPES, Action, ACTION_ADAPTER
+
+def _kind_of(cls: Any) -> str:
+    """The ``kind`` tag of an action class to register, checked; :class:`ActionRegistryError` otherwise."""
     if not isinstance(cls, type) or not issubclass(cls, VCPAction) or cls is VCPAction:
         raise ActionRegistryError(f"{cls!r} is not a VCPAction subclass")
     field = cls.model_fields.get("kind")
     kind = field.default if field is not None else None
     if not isinstance(kind, str) or not kind:
         raise ActionRegistryError(f"{cls.__name__} needs a kind: Literal['name'] = 'name' field")
+    return check_kind_name(kind)
+
+
+def _rule_for(kind: str, rule: Callable[..., Any] | None) -> Callable[..., Any]:
+    """The platform rule ``kind`` will use: ``rule``, or the one already registered; refused when neither."""
+    have = RULES.get(kind)
+    if rule is None:
+        if have is None:
+            raise ActionRegistryError(
+                f"action kind {kind!r} has no platform rule: register one first with "
+                f"acworld_env.cip.rules.rule({kind!r}), or pass register_action(cls, rule=fn)")
+        return have
+    if not callable(rule):
+        raise ActionRegistryError(f"the rule of {kind!r} must be callable (ctx, action) -> Outcome, not {rule!r}")
+    if have is not None and have is not rule:
+        raise ActionRegistryError(f"action kind {kind!r} already has another platform rule")
+    return rule
+
+
+def register_action(cls: type[VCPAction], rule: Callable[..., Any] | None = None) -> type[VCPAction]:
+    """Add an action type from outside the package; usable as a class decorator.
+
+    The kind is then parsed, validated, role-checked, privacy-checked and traced like a built-in
+    one. Everything is checked here, at registration, never later inside ``env.step``:
+
+    * ``kind`` is a plain identifier (:data:`KIND_NAME`) not taken by another class;
+    * the kind has a platform rule: ``rule`` (a function ``(ctx, action) -> Outcome``), or one
+      registered before with ``acworld_env.cip.rules.rule(kind)``. A built-in kind's rule can
+      never be replaced. The rule's World events still need handlers
+      (``acworld_env.world.transition.handles``);
+    * terminal, read-only and one-shot actions stay built-in (other layers read those kinds
+      once, as fixed sets).
+
+    **Privacy.** Every string field the class (or a model of yours it nests) declares is read by
+    the privacy guard as free text, whatever its type, so a note such as "my budget is $74.00"
+    is refused like a built-in message. Mark a field that is not free text (a code, an id) with
+    ``acworld_env.vcp.text.NotText`` / ``PlainId`` (``Annotated[str, NOT_FREE_TEXT]``) or
+    ``Field(json_schema_extra={"free_text": False})``.
+
+    Registering the same class twice is a no-op. A refusal raises :class:`ActionRegistryError`
+    (an :class:`~acworld_env.core.errors.AcworldError`) and changes nothing.
+    """
+    global ACTION_TYPES, Action, ACTION_ADAPTER
+    kind = _kind_of(cls)
     if TOOLS.get(kind) is cls:
+        _rule_for(kind, rule)
         return cls
     if kind in TOOLS:
         raise ActionRegistryError(f"action kind {kind!r} is already taken by {TOOLS[kind].__name__}")
@@ -97,6 +154,7 @@ def register_action(cls: type[VCPAction]) -> type[VCPAction]:
         adapter: TypeAdapter[VCPAction] = TypeAdapter(union)
     except Exception as exc:  # pydantic refuses the class in the union (e.g. kind not a Literal)
         raise ActionRegistryError(f"{cls.__name__} cannot join the action union: {exc}") from None
+    RULES[kind] = _rule_for(kind, rule)
     TOOLS[kind] = cls
     ACTION_TYPES, Action, ACTION_ADAPTER = types, union, adapter
     return cls

@@ -1,7 +1,8 @@
 """Example extension: a new platform tool, ``set_discount``, registered from outside ``acworld_env``.
 
 A Merchant discounts its own listing by a whole percentage of the reference price. The action
-joins the VCP union through ``register_action`` and gets a platform rule through ``rule``; its
+gets a platform rule through ``rule`` and then joins the VCP union through ``register_action``
+(which refuses a kind without a rule); its
 rule emits the World's existing ``listing_updated`` event, so no World change is needed. Every
 platform check still applies: identity, role (Buyers may not use it), ownership, field bounds
 and the privacy guard on its free-text ``note``.
@@ -16,8 +17,8 @@ from pydantic import Field
 from acworld_env.cip.context import RuleContext
 from acworld_env.cip.result import Outcome, require
 from acworld_env.cip.rules import owned_listing, rule
-from acworld_env.vcp.base import MERCHANT, Id, VCPAction
-from acworld_env.vcp.text import ShortText
+from acworld_env.vcp.base import MERCHANT, VCPAction
+from acworld_env.vcp.text import PlainId, ShortText
 from acworld_env.vcp.union import TOOLS, register_action
 
 KIND = "set_discount"
@@ -29,7 +30,7 @@ class SetDiscount(VCPAction):
     roles = MERCHANT
     group = "authoring"
     kind: Literal["set_discount"] = "set_discount"
-    listing_id: Id = Field(description="Your listing.")
+    listing_id: PlainId = Field(description="Your listing (an id: not free text).")
     percent: int = Field(ge=1, le=90, description="Discount in whole percent of the reference price, 1 to 90.")
     note: ShortText = Field("", description="Message shown with the discount (free text: privacy-checked).")
 
@@ -49,5 +50,5 @@ def register() -> None:
     """Register the action and its rule (idempotent)."""
     if TOOLS.get(KIND) is SetDiscount:
         return
-    register_action(SetDiscount)
     rule(KIND)(_set_discount)
+    register_action(SetDiscount)
