@@ -1,171 +1,173 @@
-"""A persistent open-market World: one SQLite commit log carried across episodes and processes.
+"""A persistent open-market World: one SQLite file carried across episodes and processes.
 
 ``market-v1`` with ``world="market.sqlite"`` opens (or creates) the file; every commit of every
-episode is appended durably as it happens. Closing an episode writes its trace and clearing next
-to the file, in ``market.sqlite.episodes/episode-NNNN.{jsonl,json}``. :func:`verify_world`
-reconstructs the whole history from the log and checks that every episode's trace links to
-exactly the commits it made, and that every commit belongs to one episode.
+episode is appended durably as it happens. Opening:
+
+1. takes the World's lock (:mod:`.world_lock`): a second process gets ``WorldInUseError``;
+2. checks the file read-only (:func:`.world_check.inspect_world`) and refuses a World that is
+   missing beside its episodes, empty, truncated, shortened or edited (``WorldFileError``),
+   having written nothing;
+3. closes an episode whose process ended before it closed as **aborted**: its summary
+   (``episode-NNNN.json``, status ``aborted``, its commits and end digests) is written and
+   anchored, so its commits belong to it;
+4. marks the new episode as running.
+
+Closing an episode writes its trace and summary (clearing, scores, welfare report) to
+``market.sqlite.episodes/episode-NNNN.{jsonl,json}``, each created exclusively (never
+overwritten), then anchors their digests in the episode chain (:mod:`.world_log`).
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..core.errors import AcworldError
-from ..trace import TraceError, read_trace, verify_trace
-from ..world import CommitLog, ReplayError, canonical, reconstruct
+from ..world import GENESIS
+from . import views
 from .mandates import MarketConfig, MarketConfigError
+from .world_check import (
+    EPISODE_FILE,
+    WorldCheck,
+    episodes_dir,
+    file_digest,
+    inspect_world,
+    verify_world,
+)
+from .world_lock import WorldInUseError, WorldLock
+from .world_log import RUNNING_KEY, MarketLog, WorldFileError
 
 if TYPE_CHECKING:
     from .protocol import Episode
 
-META_KEY = "open_market"
-EPISODES_KEY = "open_market_episodes"
+__all__ = ["EpisodeStore", "WorldCheck", "WorldFileError", "WorldInUseError", "episodes_dir", "verify_world"]
 
 
-def episodes_dir(world: str | Path) -> Path:
-    """Where a World's episode traces are kept."""
-    return Path(f"{world}.episodes")
-
-
-class EpisodeStore:
-    """An opened persistent World: its log, and where its episodes go."""
-
-    def __init__(self, path: Path, log: CommitLog) -> None:
-        self.path = path
-        self.log = log
-
-    @classmethod
-    def open(cls, world: str | Path, config: MarketConfig) -> EpisodeStore:
-        """Open or create ``world``; an existing World must have been made with the same configuration."""
-        path = Path(world)
-        if path.exists() and path.is_dir():
-            raise MarketConfigError(f"world={str(path)!r} is a directory; give a .sqlite file path")
-        if not path.parent.exists():
-            raise MarketConfigError(f"world={str(path)!r}: folder {str(path.parent)!r} does not exist")
-        log = CommitLog(path, durable=True)
-        stored = log.get_meta(META_KEY)
-        if stored is None and log.commits():
-            log.close()
-            raise MarketConfigError(f"{path} holds a World that is not an open market")
-        if stored is not None and stored != config.to_dict():
-            log.close()
-            diff = ", ".join(f"{k}={stored.get(k)!r} (asked {v!r})" for k, v in config.to_dict().items()
-                             if stored.get(k) != v)
-            raise MarketConfigError(f"{path} is the World of another market: {diff}")
-        log.set_meta(META_KEY, config.to_dict())
-        episodes_dir(path).mkdir(exist_ok=True)
-        return cls(path, log)
-
-    def save_episode(self, market: Episode) -> Path:
-        """Write the episode's trace and summary; return the trace path."""
-        n = int(self.log.get_meta(EPISODES_KEY, 0)) + 1
-        base = episodes_dir(self.path) / f"episode-{n:04d}"
-        trace = market.market.trace
-        trace.write(base.with_suffix(".jsonl"))
-        commits = [r.commit for r in trace.records if r.commit is not None]
-        summary = {"episode": n, "config": market.config.to_dict(), "phases": market.phases,
-                   "trace_digest": trace.digest, "commits": commits,
-                   "state_digest": market.market.world.state_digest(),
-                   "event_digest": market.market.world.event_digest,
-                   "rankings": market.rankings, "assignment": market.clearing.assignment,
-                   "orders": market.orders, "welfare": market.welfare().to_dict(), "scores": market.scores}
-        base.with_suffix(".json").write_text(json.dumps(summary, indent=1, sort_keys=True))
-        self.log.set_meta(EPISODES_KEY, n)
-        return base.with_suffix(".jsonl")
-
-    def close(self) -> None:
-        """Fold the WAL into the file and close it."""
-        self.log.seal()
-        self.log.close()
-
-
-@dataclass
-class WorldCheck:
-    """The verdict on a persistent World and its episodes."""
-
-    path: str
-    commits: int = 0
-    episodes: int = 0
-    state_digest: str = ""
-    event_digest: str = ""
-    problems: list[str] = field(default_factory=list)
-    readable: bool = True
-    """False when the file is not a commit log with an initial state at all."""
-
-    @property
-    def ok(self) -> bool:
-        """True when the history reconstructs and every link holds."""
-        return not self.problems
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form."""
-        return {"path": self.path, "ok": self.ok, "commits": self.commits, "episodes": self.episodes,
-                "state_digest": self.state_digest, "event_digest": self.event_digest, "problems": self.problems}
-
-
-def verify_world(world: str | Path) -> WorldCheck:
-    """Reconstruct the whole history of ``world`` and check each episode's links to its commits."""
-    path = Path(world)
-    check = WorldCheck(str(path))
+def write_new(path: Path, data: bytes) -> str:
+    """Create ``path`` holding ``data`` (never over an existing file), flushed to disk; return its name."""
     try:
-        log = CommitLog(path, readonly=True)
-        try:
-            initial, commits, validations = log.get_meta("initial_state"), log.commits(), log.validations()
-            n_episodes = int(log.get_meta(EPISODES_KEY, 0))
-        finally:
-            log.close()
-    except (AcworldError, OSError, ValueError) as exc:
-        check.problems.append(f"unreadable World: {exc}")
-        check.readable = False
-        return check
-    if initial is None:
-        check.problems.append("the log has no initial state")
-        check.readable = False
-        return check
-    try:
-        rebuilt = reconstruct(initial, commits, validations)
-    except ReplayError as exc:
-        check.problems.append(f"reconstruction failed: {exc}")
-        return check
-    check.commits, check.state_digest, check.event_digest = rebuilt.commits, rebuilt.state_digest, rebuilt.event_digest
-    owner: dict[int, int] = {}
-    for n in range(1, n_episodes + 1):
-        check.episodes += 1
-        check.problems += _episode_problems(path, n, commits, owner)
-    orphans = [c["seq"] for c in commits if c["seq"] not in owner]
-    if orphans and n_episodes:
-        check.problems.append(f"{len(orphans)} commit(s) belong to no episode trace (first: {orphans[0]})")
+        with open(path, "xb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+    except FileExistsError:
+        raise WorldFileError(f"{path} already exists: an episode file is never overwritten") from None
+    return path.name
+
+
+def _refuse_if_unusable(path: Path, config: MarketConfig) -> WorldCheck | None:
+    """The read-only check of an existing World (None for a new one); raises on anything wrong."""
+    if not path.exists():
+        folder = episodes_dir(path)
+        kept = sorted(p.name for p in folder.iterdir() if EPISODE_FILE.fullmatch(p.name)) if folder.is_dir() else []
+        if kept:
+            raise WorldFileError(f"{path} is missing but {folder} holds {len(kept)} episode file(s): the World was "
+                                 "deleted or moved; restore it, or give a new path")
+        return None
+    check = inspect_world(path)
+    stored = check.config
+    if check.readable and stored is not None and stored != config.to_dict():
+        diff = ", ".join(f"{k}={stored.get(k)!r} (asked {v!r})" for k, v in config.to_dict().items()
+                         if stored.get(k) != v)
+        raise MarketConfigError(f"{path} is the World of another market: {diff}")
+    if not check.ok:
+        more = f" (and {len(check.problems) - 1} more; `acworld verify {path}` lists them)" if len(
+            check.problems) > 1 else ""
+        raise WorldFileError(f"{path} cannot be opened: {check.problems[0]}{more}; nothing was written")
     return check
 
 
-def _episode_problems(path: Path, n: int, commits: list[dict], owner: dict[int, int]) -> list[str]:
-    base = episodes_dir(path) / f"episode-{n:04d}"
-    try:
-        records = read_trace(base.with_suffix(".jsonl"))
-        digest = verify_trace(records)
-        summary = json.loads(base.with_suffix(".json").read_text())
-    except (OSError, TraceError, ValueError) as exc:
-        return [f"episode {n}: {exc}"]
-    problems = []
-    if summary.get("trace_digest") != digest:
-        problems.append(f"episode {n}: trace digest differs from the one stored with the episode")
-    for rec in records:
-        if rec.commit is None:
-            continue
-        where = f"episode {n}, trace record {rec.n}"
-        if not 1 <= rec.commit <= len(commits):
-            problems.append(f"{where}: cites commit {rec.commit}, which the World does not have")
-            continue
-        c = commits[rec.commit - 1]
-        if c["validation_id"] != rec.validation.validation_id or c["actor"] != rec.actor:
-            problems.append(f"{where}: commit {rec.commit} was made by another proposal")
-        elif canonical(c["body"]["delta"]) != canonical(rec.delta):
-            problems.append(f"{where}: commit {rec.commit}'s delta differs from the one traced")
-        if rec.commit in owner:
-            problems.append(f"{where}: commit {rec.commit} is also claimed by episode {owner[rec.commit]}")
-        owner[rec.commit] = n
-    return problems
+class EpisodeStore:
+    """An opened persistent World: its log, its lock, and where its episodes go."""
+
+    def __init__(self, path: Path, log: MarketLog, lock: WorldLock, episode: int) -> None:
+        self.path = path
+        self.log = log
+        self.lock = lock
+        self.episode = episode
+        """The number the running episode will be anchored under."""
+        self.recovered: int | None = None
+        """The episode closed as aborted on this open, if any."""
+
+    @classmethod
+    def open(cls, world: str | Path, config: MarketConfig, initial_state: dict) -> EpisodeStore:
+        """Lock, check, recover and open ``world`` (see the module docstring); create it when new."""
+        path = Path(world)
+        if path.is_dir():
+            raise MarketConfigError(f"world={str(path)!r} is a directory; give a .sqlite file path")
+        if not path.parent.is_dir():
+            raise MarketConfigError(f"world={str(path)!r}: folder {str(path.parent)!r} does not exist")
+        lock = WorldLock.acquire(path)
+        try:
+            check = _refuse_if_unusable(path, config)
+            log = MarketLog(path, durable=True)
+            if check is None:
+                log.create(config.to_dict(), initial_state)
+            episodes_dir(path).mkdir(exist_ok=True)
+            store = cls(path, log, lock, (check.episodes if check else 0) + 1)
+            if check is not None and check.running is not None:
+                store._abort(check)
+        except BaseException:
+            lock.release()
+            raise
+        return store
+
+    def _abort(self, check: WorldCheck) -> None:
+        """Close the interrupted episode as aborted: write its summary, anchor it."""
+        running = check.running or {}
+        n, first, last = self.episode, int(running["first_commit"]), check.commits
+        commits = check.commit_list[first - 1:last]
+        summary = {"episode": n, "status": "aborted", "phases": running.get("phases", []),
+                   "reason": "the episode's process ended before it closed; its trace was not written",
+                   "first_commit": first, "last_commit": last, "commits": [c["seq"] for c in commits],
+                   "state_digest": check.state_digest, "event_digest": check.event_digest}
+        name = write_new(episodes_dir(self.path) / f"episode-{n:04d}.json",
+                         json.dumps(summary, indent=1, sort_keys=True).encode())
+        self.log.anchor({"episode": n, "status": "aborted", "first_commit": first, "last_commit": last,
+                         "commit_head": check.event_digest if last else GENESIS,
+                         "state_digest": check.state_digest, "files": {name: _digest(self.path, name)}})
+        self.recovered, self.episode = n, n + 1
+
+    def begin(self, first_commit: int, phases: list[str]) -> None:
+        """Mark the episode about to play as running (closed as aborted on a later open if it never closes)."""
+        self.log.set_meta(RUNNING_KEY, {"episode": self.episode, "first_commit": first_commit, "phases": phases})
+
+    def save_episode(self, market: Episode, first_commit: int) -> Path:
+        """Write the episode's trace and summary exclusively and anchor them; return the trace path."""
+        n, folder = self.episode, episodes_dir(self.path)
+        world = market.market.world
+        trace = market.market.trace
+        commits = [r.commit for r in trace.records if r.commit is not None]
+        summary: dict[str, Any] = {
+            "episode": n, "status": "closed", "config": market.config.to_dict(), "phases": market.phases,
+            "first_commit": first_commit, "last_commit": len(world.commits), "trace_digest": trace.digest,
+            "commits": commits, "state_digest": world.state_digest(), "event_digest": world.event_digest,
+            "rankings": market.rankings, "assignment": market.clearing.assignment, "orders": market.orders,
+            "scores": market.scores, **views.host_report(market)}
+        lines = "".join(json.dumps(r.to_dict(), sort_keys=True, ensure_ascii=False) + "\n" for r in trace.records)
+        names = [write_new(folder / f"episode-{n:04d}.jsonl", lines.encode()),
+                 write_new(folder / f"episode-{n:04d}.json", json.dumps(summary, indent=1, sort_keys=True).encode())]
+        self.log.anchor({"episode": n, "status": "closed", "first_commit": first_commit,
+                         "last_commit": len(world.commits), "commit_head": world.event_digest,
+                         "state_digest": summary["state_digest"], "trace_digest": trace.digest,
+                         "files": {name: _digest(self.path, name) for name in names}})
+        self.episode = n + 1
+        return folder / names[0]
+
+    @property
+    def root_digest(self) -> str:
+        """The World's root digest: the last hash of its episode chain."""
+        return self.log.root()
+
+    def close(self) -> None:
+        """Fold the WAL into the file, close it and release the lock."""
+        try:
+            self.log.seal()
+            self.log.close()
+        finally:
+            self.lock.release()
+
+
+def _digest(world: Path, name: str) -> str:
+    return file_digest(episodes_dir(world) / name)

@@ -51,11 +51,19 @@ class OpenMarket:
             raise MarketConfigError(f"unknown phase(s) {bad or phases!r}; choose from {', '.join(PHASES)}")
         self.config = config
         self.mandates = draw(config)
-        self.store = EpisodeStore.open(world, config) if world is not None else None
+        start = initial_state(self.mandates)
+        self.store = EpisodeStore.open(world, config, start) if world is not None else None
         log: CommitLog | None = self.store.log if self.store else None
-        self.market = Market(initial_state(self.mandates), mandates=platform_mandates(self.mandates),
-                             sealed=sealed_values(self.mandates), seed=config.seed, log=log)
-        self.first_commit = len(self.market.world.commits) + 1
+        try:
+            self.market = Market(start, mandates=platform_mandates(self.mandates),
+                                 sealed=sealed_values(self.mandates), seed=config.seed, log=log)
+            self.first_commit = len(self.market.world.commits) + 1
+            if self.store is not None:
+                self.store.begin(self.first_commit, [p for p in PHASES if p in phases])
+        except BaseException:
+            if self.store is not None:
+                self.store.close()
+            raise
         self.buyers = [b.actor for b in self.mandates.buyers]
         self.merchants = [m.actor for m in self.mandates.merchants]
         self.agents = self.buyers + self.merchants
@@ -206,5 +214,7 @@ class OpenMarket:
             return
         self.closed = True
         if self.store is not None:
-            self.store.save_episode(self)
-            self.store.close()
+            try:
+                self.store.save_episode(self, self.first_commit)
+            finally:
+                self.store.close()
