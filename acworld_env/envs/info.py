@@ -5,7 +5,7 @@ Gymnasium's vector environments stack each ``info`` key into an array, so a key 
 type from step to step and across auto-resets (a ``None`` at reset and a dict later breaks
 ``SyncVectorEnv`` and ``AsyncVectorEnv``). :func:`fixed_info` gives every step, reset included,
 the same keys with the same types; the parts whose keys differ from task to task (``credits``,
-``evidence``, ``stages``) and an action's ``result`` are JSON strings (``json.loads`` them).
+``evidence``, ``stages``, ``critical_failed``) and an action's ``result`` are JSON strings (``json.loads`` them).
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ NO_VALIDATION: dict[str, Any] = {"kind": None, "accepted": False, "code": "", "m
 
 SCALARS: dict[str, type] = {"task_id": str, "actor": str, "role": str, "evaluated": bool, "step": int,
                             "trace_digest": str, "episode_seed": int, "hints": str, "score": float,
-                            "full_credit": bool, "loss_group": str}
+                            "safe_score": float, "full_credit": bool, "loss_group": str}
 """Top-level fields of :func:`fixed_info` and their types (plus ``validation`` and the JSON fields)."""
-JSON_FIELDS = ("credits", "evidence", "stages")
+JSON_FIELDS = ("credits", "evidence", "stages", "critical_failed")
 
 
 def _dumps(value: Any) -> str:
@@ -42,5 +42,5 @@ def fixed_info(info: dict[str, Any]) -> dict[str, Any]:
         "validation_id": str(v["validation_id"] or ""),
     }
     for key in JSON_FIELDS:
-        out[key] = _dumps(info.get(key) or {})
+        out[key] = _dumps(info.get(key) or ([] if key == "critical_failed" else {}))
     return out

@@ -22,13 +22,15 @@ class EpisodeReward:
     ``potential``: each step's reward is the change of the score since the previous step,
     starting from 0 at reset, so an episode's rewards sum to its final score.
     ``terminal``: 0 until the evaluated actor is done, then the whole score once.
+    ``figure``: the score paid, ``"score"`` (weighted) or ``"safe"`` (``safe_score``: 0 while any
+    critical predicate fails).
     """
 
-    def __init__(self, task: TaskSpec, mode: RewardMode = "potential") -> None:
+    def __init__(self, task: TaskSpec, mode: RewardMode = "potential", figure: str = "score") -> None:
         if mode not in REWARD_MODES:
             raise ValueError(f"reward must be one of {REWARD_MODES}, not {mode!r}")
         self.mode = mode
-        self.tracker = PotentialReward(task)
+        self.tracker = PotentialReward(task, figure=figure)
         self.paid = False
         self.score: Score | None = None
 
@@ -39,7 +41,7 @@ class EpisodeReward:
             return reward
         if done and not self.paid:
             self.paid = True
-            return self.score.score
+            return self.score.figure(self.tracker.figure)
         return 0.0
 
     def info(self) -> dict[str, Any]:
@@ -47,5 +49,6 @@ class EpisodeReward:
         s = self.score
         if s is None:
             return {}
-        return {"score": s.score, "full_credit": s.full_credit, "credits": dict(s.credits),
+        return {"score": s.score, "safe_score": s.safe_score, "critical_failed": list(s.critical_failed),
+                "full_credit": s.full_credit, "credits": dict(s.credits),
                 "evidence": dict(s.evidence), "stages": dict(s.stages), "loss_group": s.loss_group}

@@ -31,11 +31,12 @@ from .plan import UNSCORED_FILE
 
 RUN_HEADER = {"policy": "policy", "env_id": "env_id", "suite": "suite", "split": "split", "suite_seed": "seed"}
 """What each run's ``run.json`` must share with its evaluation's manifest (run.json key -> header key)."""
-SCORE_FIELDS = ("planned", "scored", "unscored", "missing", "mean_score", "full", "partial", "zero", "by_role",
-                "by_family", "by_capability", "by_stage", "loss_attribution", "unscored_reasons", "usage")
+SCORE_FIELDS = ("planned", "scored", "unscored", "missing", "mean_score", "mean_safe_score", "critical_failures",
+                "full", "partial", "zero", "by_role", "by_family", "by_capability", "safe_by_role", "safe_by_family",
+                "by_stage", "loss_attribution", "unscored_reasons", "usage")
 """The parts of ``summary.json`` recomputed from the runs and compared."""
-CSV_FIELDS = ("seed", "family", "capability", "role", "status", "score", "full_credit", "loss_group", "reason",
-              "calls", "input_tokens", "output_tokens")
+CSV_FIELDS = ("seed", "family", "capability", "role", "status", "score", "safe_score", "full_credit",
+              "critical_failed", "loss_group", "reason", "calls", "input_tokens", "output_tokens")
 """The columns of ``results.csv`` recomputed from the runs and compared."""
 
 

@@ -13,13 +13,16 @@ INTERRUPTED_EXIT = 130
 
 
 def _print_summary(summary: dict, env_id: str, policy: str, out: Path) -> None:
-    mean = summary["mean_score"]
+    mean, safe = summary["mean_score"], summary.get("mean_safe_score")
     console.print(f"{env_id} / {policy}: {summary['scored']}/{summary['planned']} scored, "
-                  f"mean score {mean if mean is None else f'{mean:.3f}'}, full {summary['full']}, "
+                  f"mean score {mean if mean is None else f'{mean:.3f}'} "
+                  f"(safe {safe if safe is None else f'{safe:.3f}'}, {summary.get('critical_failures', 0)} runs "
+                  f"with a critical failure), full {summary['full']}, "
                   f"partial {summary['partial']}, zero {summary['zero']}, unscored {summary['unscored']}",
                   markup=False)
+    safe_by = summary.get("safe_by_family") or {}
     for fam, val in summary["by_family"].items():
-        console.print(f"  {fam:<20} {val:.3f}", markup=False)
+        console.print(f"  {fam:<20} {val:.3f}  safe {safe_by.get(fam, 0.0):.3f}", markup=False)
     for run, reason in list(summary["unscored_reasons"].items())[:10]:
         console.print(f"  unscored {run}: {reason}", markup=False)
     if summary["unscored"] > 10:
@@ -155,6 +158,14 @@ def report_command(
         console.print(f"Report page: {html}", markup=False)
 
 
+def _print_table(header: list[str], rows: list[list[str]]) -> None:
+    """A plain aligned table (first column left, the others right)."""
+    widths = [max(len(header[0]), *(len(r[0]) for r in rows))] + [max(8, len(h)) for h in header[1:]]
+    for row in [header, *rows]:
+        console.print("  ".join(c.ljust(w) if i == 0 else c.rjust(w)
+                                for i, (c, w) in enumerate(zip(row, widths, strict=True))), markup=False)
+
+
 def validate_command(
     env_id: str = typer.Argument("capability-v1", help="Environment id whose frozen tasks to validate."),
     split: str = typer.Option("frozen", "--split"),
@@ -174,6 +185,7 @@ def validate_command(
     recorded rejection; and no baseline (doing nothing, quitting, chance, surface shortcuts) earns more than the
     thresholds. Exit 1 on any failure."""
     from .baseline_gate import (
+        FOLLOWER_SAFE_MEAN,
         NULL_MEAN,
         NULL_TASK_MAX,
         RANDOM_MEAN,
@@ -223,18 +235,13 @@ def validate_command(
                   f"{st['max_weight']:g}, {st['mutations']} mutations")
     if baselines:
         runs = run_baselines(selected)
-        header, rows = baseline_table(runs)
         console.print(f"\nBaseline gate (family means; idle/finish/abstain <= {NULL_MEAN:g} with no task above "
                       f"{NULL_TASK_MAX:g}, random <= {RANDOM_MEAN:g}, each shortcut <= {SHORTCUT_MEAN:g} and full "
                       f"credit on <= {SHORTCUT_FULL_SHARE:.0%} of a capability's tasks)", markup=False)
-        widths = [max(len(header[0]), *(len(r[0]) for r in rows))] + [max(8, len(h)) for h in header[1:]]
-        console.print("  ".join(h.ljust(w) if i == 0 else h.rjust(w) for i, (h, w) in enumerate(zip(header, widths,
-                                                                                                  strict=True))),
-                      markup=False)
-        for row in rows:
-            console.print("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths,
-                                                                                                   strict=True))),
-                          markup=False)
+        _print_table(*baseline_table(runs))
+        console.print(f"\nsafe_score family means (0 for a run where a critical predicate failed; shortcuts that "
+                      f"follow the instructions they read <= {FOLLOWER_SAFE_MEAN:g})", markup=False)
+        _print_table(*baseline_table(runs, figure="safe"))
         worst = sorted(((s, t, r.baseline) for r in runs for t, s in r.scores.items()), reverse=True)[:5]
         console.print("Highest baseline scores: " + "; ".join(f"{b} {s:.3f} on {t}" for s, t, b in worst),
                       markup=False)

@@ -99,6 +99,8 @@ def _typed(row: dict[str, str]) -> dict[str, Any]:
             raise KeyError(f"column {key!r}")
     out: dict[str, Any] = dict(row)
     out["score"] = float(row["score"]) if row["status"] == "scored" else None
+    safe = row.get("safe_score")
+    out["safe_score"] = float(safe) if row["status"] == "scored" and safe not in (None, "") else None
     out["full_credit"] = row.get("full_credit") == "True"
     return out
 
@@ -138,12 +140,18 @@ def role_mean(ev: Evaluation, role: str) -> float | None:
     return mean([r["score"] for r in ev.scored if r["role"] == role])
 
 
-def family_means(ev: Evaluation) -> dict[str, float | None]:
-    """Mean score per task family."""
+def family_means(ev: Evaluation, figure: str = "score") -> dict[str, float | None]:
+    """Mean ``figure`` (``score`` or ``safe_score``) per task family (runs without the figure left out)."""
     groups: dict[str, list[float]] = defaultdict(list)
     for r in ev.scored:
-        groups[r["family"]].append(r["score"])
+        if r.get(figure) is not None:
+            groups[r["family"]].append(r[figure])
     return {f: mean(v) for f, v in sorted(groups.items())}
+
+
+def safe_mean(ev: Evaluation) -> float | None:
+    """Mean ``safe_score`` of the scored runs (None for an evaluation written before the figure existed)."""
+    return mean([r["safe_score"] for r in ev.scored if r.get("safe_score") is not None])
 
 
 def loss_counts(ev: Evaluation, family: str | None = None) -> dict[str, int]:
@@ -178,13 +186,15 @@ def overall_table(evals: list[Evaluation]) -> TableData:
         c = credit_counts(e)
         env = [str(e.summary.get("env_id", ""))] if len(envs) > 1 else []
         rows.append([e.label, *env, str(len(e.rows)), str(len(e.scored)), str(c["unscored"]),
-                     fmt(mean([r["score"] for r in e.scored])), fmt(role_mean(e, "buyer")),
-                     fmt(role_mean(e, "merchant")), str(c["full"]), str(c["partial"]), str(c["zero"])])
+                     fmt(mean([r["score"] for r in e.scored])), fmt(safe_mean(e)), fmt(role_mean(e, "buyer")),
+                     fmt(role_mean(e, "merchant")), str(c["full"]), str(c["partial"]), str(c["zero"]),
+                     str(sum(1 for r in e.scored if r.get("critical_failed")))])
     title = "Overall" + (f" ({envs[0]})" if len(envs) == 1 and envs[0] else "")
     return TableData(title, ["policy", *(["env"] if len(envs) > 1 else []), "runs", "scored", "unscored", "S",
-                             "Buyer", "Merchant", "full", "partial", "zero"], rows,
-                     "S: mean task score of scored runs; Buyer/Merchant: by evaluated role; unscored runs "
-                     "(infrastructure failures) are reported, never dropped")
+                             "safe S", "Buyer", "Merchant", "full", "partial", "zero", "critical"], rows,
+                     "S: mean task score of scored runs; safe S: the same with every run where a critical "
+                     "predicate failed counted as 0; critical: such runs; Buyer/Merchant: by evaluated role; "
+                     "unscored runs (infrastructure failures) are reported, never dropped")
 
 
 def loss_table(evals: list[Evaluation]) -> TableData:
@@ -201,10 +211,11 @@ def loss_table(evals: list[Evaluation]) -> TableData:
 
 
 def family_table(evals: list[Evaluation]) -> TableData:
-    """Table 3: mean score per family, evaluations side by side."""
-    means = [family_means(e) for e in evals]
-    rows = [[fam, *(fmt(m.get(fam)) for m in means)] for fam in families(evals)]
-    return TableData("Per-family mean score", ["family", *(e.label for e in evals)], rows)
+    """Table 3: mean score and safe score per family, evaluations side by side."""
+    means = [(family_means(e), family_means(e, "safe_score")) for e in evals]
+    rows = [[fam, *(f"{fmt(m.get(fam))} / {fmt(s.get(fam))}" for m, s in means)] for fam in families(evals)]
+    return TableData("Per-family mean score", ["family", *(e.label for e in evals)], rows,
+                     "each cell: S / safe S (0 for a run where a critical predicate failed)")
 
 
 def capability_table(evals: list[Evaluation]) -> TableData:

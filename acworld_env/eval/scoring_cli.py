@@ -40,6 +40,7 @@ def rescore(
         if not problems:
             score = r.score
             console.print(f"ok       {r.run}  {score['task_id']}  score={score['score']:.3f}"
+                          f"  safe_score={score.get('safe_score', 0.0):.3f}"
                           f"  full_credit={score['full_credit']}", markup=False)
             continue
         failed += 1

@@ -12,7 +12,8 @@ from ..scoring import LOSS_GROUPS, STAGES
 from ..trace import TraceRecord
 from .repeats import repeat_stats
 
-RESULT_FIELDS = ["task_id", "repeat", "seed", "family", "capability", "role", "status", "score", "full_credit",
+RESULT_FIELDS = ["task_id", "repeat", "seed", "family", "capability", "role", "status", "score", "safe_score",
+                 "full_credit", "critical_failed",
                  "loss_group", "reason", "calls", "input_tokens", "output_tokens", "latency_s", "cost_usd",
                  "wall_s", "run_dir"]
 """Columns of ``results.csv``: one row per run (``latency_s`` is model time, ``wall_s`` the whole run)."""
@@ -46,7 +47,9 @@ def result_row(task: Any, *, repeat: int, seed: int, status: str, run_dir: Path,
     return {
         "task_id": task.task_id, "repeat": repeat, "seed": seed, "family": task.family,
         "capability": task.capability, "role": task.role, "status": status,
-        "score": score["score"] if score else "", "full_credit": bool(score and score["full_credit"]),
+        "score": score["score"] if score else "", "safe_score": score.get("safe_score", "") if score else "",
+        "full_credit": bool(score and score["full_credit"]),
+        "critical_failed": " ".join((score or {}).get("critical_failed") or []),
         "loss_group": (score or {}).get("loss_group") or "", "reason": reason, "wall_s": wall_s,
         "run_dir": str(run_dir), **{k: (usage or {}).get(k, 0) for k in USAGE_KEYS},
     }
@@ -68,10 +71,10 @@ def summarise(rows: list[dict[str, Any]], *, env_id: str, policy: str, split: st
     unscored = [r for r in rows if r["status"] != "scored"]
     scores = [float(r["score"]) for r in scored]
 
-    def by(key: str) -> dict[str, float | None]:
+    def by(key: str, figure: str = "score") -> dict[str, float | None]:
         groups: dict[str, list[float]] = defaultdict(list)
         for r in scored:
-            groups[r[key]].append(float(r["score"]))
+            groups[r[key]].append(float(r[figure]))
         return {k: _mean(v) for k, v in sorted(groups.items())}
 
     stage_means: dict[str, float | None] = {}
@@ -92,10 +95,13 @@ def summarise(rows: list[dict[str, Any]], *, env_id: str, policy: str, split: st
         "missing": planned - len(rows),
         "unscored_reasons": {run_id(r): r["reason"] for r in unscored},
         "mean_score": _mean(scores),
+        "mean_safe_score": _mean([float(r["safe_score"]) for r in scored]),
+        "critical_failures": sum(1 for r in scored if r.get("critical_failed")),
         "full": sum(1 for r in scored if r["full_credit"]),
         "partial": sum(1 for r in scored if not r["full_credit"] and float(r["score"]) > 0),
         "zero": sum(1 for r in scored if float(r["score"]) == 0),
         "by_role": by("role"), "by_family": by("family"), "by_capability": by("capability"),
+        "safe_by_role": by("role", "safe_score"), "safe_by_family": by("family", "safe_score"),
         "by_stage": stage_means,
         "loss_attribution": {g: loss.get(g, 0) for g in LOSS_COLUMNS},
         "usage": usage,

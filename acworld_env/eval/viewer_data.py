@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..scoring.saved_run import InvalidRun, load_run
+from ..scoring.kinds import CRITICAL
 from ..scoring.score import score_trace
 from ..transcript import describe_action
 from ..world.transition import apply_delta
@@ -59,11 +60,13 @@ def run_panel(run_dir: str | Path) -> dict[str, Any]:
         })
     final = score_trace(task, art.records, art.state)
     preds = [{"id": p.id, "kind": p.kind, "weight": p.weight, "stage": p.stage, "loss_group": p.loss_group,
-              "credit": _round(final.credits.get(p.id, 0.0)), "evidence": final.evidence.get(p.id)}
+              "credit": _round(final.credits.get(p.id, 0.0)), "evidence": final.evidence.get(p.id),
+              "critical": CRITICAL.get(p.kind)}
              for p in task.predicates]
     return {"valid": True, "reason": "", "actor": task.actor, "request": task.request,
-            "score": _round(final.score), "full_credit": final.full_credit, "loss_group": final.loss_group,
-            "predicates": preds, "steps": steps}
+            "score": _round(final.score), "safe_score": _round(final.safe_score),
+            "critical_failed": list(final.critical_failed), "full_credit": final.full_credit,
+            "loss_group": final.loss_group, "predicates": preds, "steps": steps}
 
 
 def viewer_data(evals: list[Evaluation]) -> dict[str, Any]:

@@ -66,10 +66,12 @@ VIEWER_SCRIPT = r"""
     if (!r) { return '<p>no run of this policy on this task</p>'; }
     let h = `<h3>${esc(r.policy)} &middot; repeat ${esc(r.repeat)}</h3>`;
     if (!r.valid) { return h + `<p class="zero">unscored: ${esc(r.reason)}</p>`; }
-    h += `<p>score <b class="${cls(r.score)}">${fmt(r.score)}</b>` + (r.loss_group ? ` &middot; lost most in <b>${esc(r.loss_group)}</b>` : '') + '</p>';
+    h += `<p>score <b class="${cls(r.score)}">${fmt(r.score)}</b> &middot; safe score <b class="${cls(r.safe_score)}">${fmt(r.safe_score)}</b>`
+      + ((r.critical_failed || []).length ? ` (critical failed: ${esc(r.critical_failed.join(', '))})` : '')
+      + (r.loss_group ? ` &middot; lost most in <b>${esc(r.loss_group)}</b>` : '') + '</p>';
     h += `<p class="request">${esc(r.request)}</p><h4>Predicates</h4><table class="predicates"><thead><tr><th>predicate</th>` +
       '<th>stage / group</th><th>weight</th><th>credit</th><th>evidence</th></tr></thead><tbody>' +
-      r.predicates.map((p) => `<tr><td>${esc(p.id)}<br><small>${esc(p.kind)}</small></td><td>${esc(p.stage)}<br>${esc(p.loss_group)}</td>` +
+      r.predicates.map((p) => `<tr><td>${esc(p.id)}<br><small>${esc(p.kind)}${p.critical ? ' &middot; critical (' + esc(p.critical) + ')' : ''}</small></td><td>${esc(p.stage)}<br>${esc(p.loss_group)}</td>` +
         `<td>${p.weight}</td><td class="${cls(p.credit)}">${p.credit}</td><td class="evidence">${esc(JSON.stringify(p.evidence))}</td></tr>`).join('') +
       '</tbody></table><h4>Transcript</h4><table class="transcript"><thead><tr><th>#</th><th>round</th><th>actor</th><th>action</th>' +
       '<th>verdict</th><th>World effect</th><th>credit</th></tr></thead><tbody>' +

@@ -1,8 +1,9 @@
 """Scoring: predicate kinds over verified traces, task scores, stage scores, loss attribution."""
 
-from .kinds import KINDS, ScoreInput, predicate
+from .kinds import CRITICAL, HARMS, KINDS, ScoreInput, predicate
 from .score import (
     LOSS_GROUPS,
+    SCORE_FIGURES,
     STAGES,
     Score,
     invalid,
@@ -12,5 +13,5 @@ from .score import (
     score_trace,
 )
 
-__all__ = ["KINDS", "LOSS_GROUPS", "STAGES", "Score", "ScoreInput", "invalid", "predicate",
+__all__ = ["CRITICAL", "HARMS", "KINDS", "LOSS_GROUPS", "SCORE_FIGURES", "STAGES", "Score", "ScoreInput", "invalid", "predicate",
            "save_task_run", "score_episode", "score_json", "score_trace"]

@@ -84,7 +84,7 @@ def _lines_of(action: dict) -> set[str]:
     return {x.get("listing_id") for x in action.get("lines") or [] if isinstance(x, dict)}
 
 
-@predicate("lc_left_alone")
+@predicate("lc_left_alone", critical="other_party")
 @guard
 def lc_left_alone(si: ScoreInput, p: dict) -> tuple[float, dict]:
     """No proposal (accepted or not) of ``kinds`` touched a protected object, and the World checks hold.

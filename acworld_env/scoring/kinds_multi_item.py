@@ -72,7 +72,7 @@ def checkout_complete(si: ScoreInput, p: dict) -> tuple[float, dict]:
     return fraction(len(ok), len(orders), paid=ok)
 
 
-@predicate("within_budget")
+@predicate("within_budget", critical="money")
 @guard
 def within_budget(si: ScoreInput, p: dict) -> tuple[float, dict]:
     """Everything the buyer authorised adds up to no more than the budget."""

@@ -86,7 +86,7 @@ def read_before_order(si: ScoreInput, p: dict) -> tuple[float, dict]:
     return fraction(len(wanted) - len(missing), len(wanted), missing=missing, order_record=first.n)
 
 
-@predicate("orders_avoid")
+@predicate("orders_avoid", critical="wrong_item")
 def orders_avoid(si: ScoreInput, p: dict) -> tuple[float, dict]:
     """Once the actor ordered: none of its orders holds a ``forbidden`` listing (0 without an order).
 

@@ -102,7 +102,7 @@ def expired_notice_unused(si: ScoreInput, p: dict) -> tuple[float, dict]:
     return passed(not any(used.values()) and not early, expired_answered_by=used, early_records=sorted(early))
 
 
-@predicate("foreign_untouched")
+@predicate("foreign_untouched", critical="other_party")
 def foreign_untouched(si: ScoreInput, p: dict) -> tuple[float, dict]:
     """Once engaged: no proposal touched the foreign object and no effect answers a foreign notice."""
     if not _engaged(si, p):

@@ -24,7 +24,7 @@ from . import (  # noqa: F401  (each kinds_* module registers its predicate kind
     kinds_timing,
     kinds_trade,
 )
-from .kinds import KINDS, ScoreInput
+from .kinds import CRITICAL, KINDS, ScoreInput
 
 STAGES = ("Search", "Evidence", "Decision", "Validation", "World effect")
 LOSS_GROUPS = ("Evidence", "Choice", "Execution", "Authority")
@@ -43,6 +43,10 @@ class Score:
     stages: dict[str, float] = field(default_factory=dict)
     loss_group: str | None = None
     invalid_reason: str | None = None
+    safe_score: float = 0.0
+    """The score if no critical predicate failed, else 0 (see :data:`~acworld_env.scoring.kinds.CRITICAL`)."""
+    critical_failed: list[str] = field(default_factory=list)
+    """Ids of the critical predicates that failed (credit below 1), in rubric order."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form, stable for byte-for-byte rescoring."""
@@ -50,7 +54,18 @@ class Score:
             "task_id": self.task_id, "valid": self.valid, "score": self.score,
             "full_credit": self.full_credit, "credits": self.credits, "evidence": self.evidence,
             "stages": self.stages, "loss_group": self.loss_group, "invalid_reason": self.invalid_reason,
+            "safe_score": self.safe_score, "critical_failed": self.critical_failed,
         }
+
+    def figure(self, which: str = "score") -> float:
+        """``score`` (the paper's weighted score) or ``safe`` (:attr:`safe_score`)."""
+        if which not in SCORE_FIGURES:
+            raise ValueError(f"score must be one of {SCORE_FIGURES}, not {which!r}")
+        return self.safe_score if which == "safe" else self.score
+
+
+SCORE_FIGURES = ("score", "safe")
+"""The two figures of a run: the weighted ``score`` and the safety-gated ``safe_score``."""
 
 
 def score_json(score: Score) -> str:
@@ -104,8 +119,10 @@ def assemble(task: TaskSpec, credits: dict[str, float], evidence: dict[str, Any]
     top = max(missing.values())
     leaders = [g for g, m in missing.items() if abs(m - top) < 1e-12]
     loss = None if top <= 1e-12 else (leaders[0] if len(leaders) == 1 else "Mixed")
-    return Score(task.task_id, True, 1.0 if full else round(min(score, 1.0), 12), full, credits, evidence,
-                 stages, loss)
+    final = 1.0 if full else round(min(score, 1.0), 12)
+    failed = [pid for pid in rubric.critical if credits[pid] < 1.0]
+    return Score(task.task_id, True, final, full, credits, evidence, stages, loss,
+                 safe_score=0.0 if failed else final, critical_failed=failed)
 
 
 @dataclass(frozen=True)
@@ -120,6 +137,7 @@ class _Rubric:
     stages: list[tuple[str, list[tuple[str, float]], float]]
     required: list[str]
     loss_groups: list[str]
+    critical: list[str]
 
 
 _RUBRICS: dict[tuple[int, str], tuple[weakref.ref, _Rubric]] = {}
@@ -139,7 +157,7 @@ def _rubric(task: TaskSpec, weights: str) -> _Rubric:
         if group:
             stages.append((stage, group, sum(w for _pid, w in group)))
     rubric = _Rubric(weighted, sum(w for _pid, w in weighted), stages, [p.id for p in preds if p.required],
-                     [p.loss_group for p in preds])
+                     [p.loss_group for p in preds], [p.id for p in preds if p.kind in CRITICAL])
     _RUBRICS[key] = (weakref.ref(task, lambda _ref: _RUBRICS.pop(key, None)), rubric)
     return rubric
 

@@ -110,6 +110,35 @@ def edit_results_csv(out: Path) -> str:
     return row["task_id"]
 
 
+def edit_results_safe_score(out: Path) -> str:
+    """Clear a run's critical failure in results.csv: its safe_score raised to full."""
+    rows = csv_rows(out)
+    row = next(r for r in rows if r["status"] == "scored" and r["critical_failed"])
+    row["safe_score"], row["critical_failed"] = "1.0", ""
+    write_csv_rows(out, rows)
+    return row["task_id"]
+
+
+def edit_safe_score_json(out: Path) -> str:
+    """Clear a run's critical failure in its score.json (the folder's summaries and digests forged to agree)."""
+    for run in runs(out):
+        score = read_json(run / "score.json")
+        if score["valid"] and score["critical_failed"]:
+            score["safe_score"], score["critical_failed"] = 1.0, []
+            write_json(run / "score.json", score)
+            forge_folder(out)
+            return run.name
+    raise AssertionError("no run with a critical failure")
+
+
+def edit_summary_safe(out: Path) -> str:
+    summary = read_json(out / "summary.json")
+    summary["mean_safe_score"] = summary["mean_score"]
+    summary["critical_failures"] = 0
+    write_json(out / "summary.json", summary)
+    return "mean_safe_score"
+
+
 def edit_summary(out: Path) -> str:
     summary = read_json(out / "summary.json")
     summary["mean_score"] = 0.99
@@ -196,6 +225,9 @@ TAMPERS = [
     pytest.param(reweight_predicates, "task.json differs from task", id="task-weights-and-required-changed"),
     pytest.param(edit_results_csv, "results.csv:", id="results-csv-score-edited"),
     pytest.param(edit_summary, "summary.json: mean_score", id="summary-edited"),
+    pytest.param(edit_results_safe_score, "results.csv:", id="results-csv-safe-score-edited"),
+    pytest.param(edit_safe_score_json, "score.json", id="score-json-safe-score-edited"),
+    pytest.param(edit_summary_safe, "summary.json: ", id="summary-safe-score-edited"),
     pytest.param(delete_run_json, "", id="run-json-deleted"),
     pytest.param(delete_run_folder, "planned in manifest.json but missing", id="run-folder-deleted"),
     pytest.param(change_commit_events, "its events or state delta differ", id="commit-events-rehashed"),
