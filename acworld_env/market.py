@@ -76,6 +76,8 @@ class Market:
         """Proposal counter; a World resumed from a log continues its numbering so ids never repeat."""
         self.inboxes: dict[str, list[dict]] = {a: [] for a in self.world.state["actors"]}
         self.messages: dict[str, dict] = {}
+        self.deliveries: dict[str, list[str]] = {}
+        """Validation id -> ids of the messages its accepted proposal (or scheduled event) delivered, in order."""
         self.mandates = mandates or {}
         self.schedule = sorted(schedule or [], key=lambda s: (s["round"], s.get("order", 0)))
         self.sealed: dict[str, list[int]] = sealed or {}
@@ -108,7 +110,7 @@ class Market:
             if item.get("events"):
                 commit = self.world.commit(MARKET_ACTOR, validation.to_dict(), item["events"], self.round)
             for notice in item.get("notices", []):
-                self._deliver(MARKET_ACTOR, notice)
+                self._deliver(MARKET_ACTOR, notice, validation.validation_id)
             self.trace.append(
                 round=self.round, actor=MARKET_ACTOR, role="market", envelope=None,
                 action={"kind": "scheduled_event", "id": item["id"]}, validation=validation,
@@ -116,10 +118,11 @@ class Market:
             )
 
     # -- messaging --------------------------------------------------------------
-    def _deliver(self, sender: str, notice: dict) -> str:
+    def _deliver(self, sender: str, notice: dict, cause: str = "") -> str:
         mid = f"msg-{len(self.messages) + 1:04d}"
         msg = {"message_id": mid, "from": sender, "round": self.round, "read": False, **notice}
         self.messages[mid] = msg
+        self.deliveries.setdefault(cause, []).append(mid)
         self.inboxes.setdefault(msg["to"], []).append(msg)
         return mid
 
@@ -186,7 +189,7 @@ class Market:
                 validation = validation.refused(code, message)
         if outcome is not None and outcome.accepted:
             for notice in outcome.notices:
-                self._deliver(actor, notice)
+                self._deliver(actor, notice, vid)
         terminal = bool(parsed and outcome_accepted and action.terminal)
         if terminal:
             self.finished.add(actor)

@@ -17,16 +17,24 @@ Routes (all JSON; errors are ``{"error": {"code", "message", "status"}}``)::
 
 With an admin credential (``acworld serve --token``, generated when binding beyond loopback), the
 two routes that create envs and episodes ask for it as their bearer token; every other route is
-governed by the env and actor credentials those routes hand out.
+governed by the env and actor credentials those routes hand out (the admin credential reads
+every episode as its host). What each credential sees is :mod:`acworld_env.remote.views`'s
+rule, applied by every route; ``docs/remote.md`` lists it route by route.
 
-Endpoints are ``async`` and do their (short, CPU-bound) work inline: one episode's requests are
-serialised by its lock, and no thread hop is paid per action.
+A route checks its credential from the headers before it reads a byte of the body, then reads
+the body as a counted stream (:mod:`acworld_env.remote.bodies`): a request without a credential,
+or with a body over the limit, costs the server no memory for its body. Endpoints are ``async``
+and do their short, CPU-bound work inline (one episode's requests are serialised by its lock;
+no thread hop per action); creating an env, which may generate a split's tasks for seconds, runs
+in a worker thread so other episodes keep playing. Bound to loopback, the app answers only
+loopback ``Host`` headers (:mod:`acworld_env.remote.gates`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -34,19 +42,26 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import PlainTextResponse, Response
 
 from ..observe import render_text
-from ..transcript import transcript_lines
 from ..vcp import openai_tools
+from .bodies import BODY_DONE, parse_json, parse_model, read_body
+from .gates import HostGate
 from .hosted import Host, HostedEpisode, RemoteError
 from .protocol import (
     API_PREFIX,
+    ENV_CREDENTIAL_HEADER,
     MAX_BODY_BYTES,
+    MAX_CONFIG_BYTES,
     EnvConfig,
     EpisodeRequest,
     ResetRequest,
     action_schemas,
     parse_action_body,
+    request_schemas,
 )
-from .records import bearer_of, check_admin
+from .records import bearer_of, check_admin, same_secret
+from .views import HOST, Viewer, visible_state, visible_transcript
+
+log = logging.getLogger(__name__)
 
 
 def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
@@ -58,11 +73,26 @@ def _bearer(request: Request) -> str | None:
     return bearer_of(request.headers.get("authorization", ""))
 
 
-def create_app(host: Host | None = None, *, admin_token: str | None = None) -> FastAPI:
-    """The FastAPI application serving ``host`` (a fresh :class:`Host` by default).
+def _body_pending(request: Request) -> bool:
+    """Whether the request came with a body the route has not read (its connection is then closed)."""
+    if request.scope.get(BODY_DONE):
+        return False
+    length = request.headers.get("content-length")
+    return "transfer-encoding" in request.headers or (length is not None and length.strip() not in ("", "0"))
+
+
+def _body_ref(name: str) -> dict[str, Any]:
+    return {"requestBody": {"required": False, "content": {"application/json": {
+        "schema": {"$ref": f"#/components/schemas/{name}"}}}}}
+
+
+def create_app(host: Host | None = None, *, admin_token: str | None = None, bind: str = "127.0.0.1") -> FastAPI:
+    """The ASGI application serving ``host`` (a fresh :class:`Host` by default).
 
     ``admin_token``: when given, creating an env or an episode needs it as the bearer credential
-    (401 ``missing_credential`` without one, 401 ``unknown_credential`` with another).
+    (401 ``missing_credential`` without one, 401 ``unknown_credential`` with another), and it reads
+    every episode as its host. ``bind``: the interface the server listens on; on a loopback one,
+    requests must name a loopback ``Host`` (421 otherwise).
     """
     host = host or Host()
     app = FastAPI(title="acworld market server", version="1",
@@ -72,7 +102,9 @@ def create_app(host: Host | None = None, *, admin_token: str | None = None) -> F
 
     @app.exception_handler(RemoteError)
     async def _refused(request: Request, exc: RemoteError) -> Response:
-        headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else None
+        headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else {}
+        if _body_pending(request):
+            headers["Connection"] = "close"  # never read (nor wait for) a refused request's body
         return _json(exc.body(), exc.status, headers)
 
     @app.exception_handler(RequestValidationError)
@@ -83,41 +115,59 @@ def create_app(host: Host | None = None, *, admin_token: str | None = None) -> F
 
     @app.exception_handler(Exception)
     async def _crash(request: Request, exc: Exception) -> Response:
-        return _json(RemoteError(500, "server_error", f"{type(exc).__name__}: {str(exc)[:300]}").body(), 500)
+        log.exception("request %s %s failed", request.method, request.url.path)
+        # The type only: a message may name server paths or state the client has no business reading.
+        return _json(RemoteError(500, "server_error", f"the server failed ({type(exc).__name__}); "
+                                                      "see its log").body(), 500, {"Connection": "close"})
 
     def admit(request: Request) -> None:
         """Refuse a creation request without the admin credential (when the server has one)."""
         check_admin(_bearer(request), admin_token, what="creating envs and episodes on this server")
 
-    def episode_for(episode_id: str, request: Request, claimed: str | None = None) -> tuple[HostedEpisode, str]:
+    def viewer_of(episode_id: str, request: Request) -> tuple[HostedEpisode, Viewer]:
+        """The episode and who reads it: :data:`HOST` for its env's or the admin credential, else the actor."""
         host.reap(every=1.0)
-        actor = host.authorize(episode_id, _bearer(request), request.url.path, claimed)
+        ep, bearer = host.episodes.get(episode_id), _bearer(request)
+        if ep is not None and (same_secret(bearer, ep.host_env.token) or same_secret(bearer, admin_token)):
+            return ep, HOST
+        actor = host.authorize(episode_id, bearer, request.url.path)
+        return host.episode(episode_id), actor
+
+    def actor_of(episode_id: str, request: Request) -> tuple[HostedEpisode, str]:
+        host.reap(every=1.0)
+        actor = host.authorize(episode_id, _bearer(request), request.url.path)
         return host.episode(episode_id), actor
 
     def started(ep: HostedEpisode, **extra: Any) -> dict[str, Any]:
         env = ep.env
         roles = {a: env.task.initial_state["actors"][a]["role"] for a in env.agents} if env.task else {}
         return {**extra, "episode_id": ep.episode_id, "credentials": ep.credentials, "roles": roles,
-                "state": host.snapshot(ep, observe=True)}
+                "state": host.snapshot(ep, observe=True)}  # to the env's creator: the host's view
+
+    async def config_of(request: Request, model: type[EnvConfig]) -> dict[str, Any]:
+        data = parse_model(model, parse_json(await read_body(request, MAX_CONFIG_BYTES)))
+        return data.model_dump(exclude_unset=True)
 
     @app.get(f"{API_PREFIX}/health")
     async def health() -> dict[str, Any]:
         """Liveness and counts."""
         return {"ok": True, "envs": len(host.envs), "episodes": len(host.episodes)}
 
-    @app.post(f"{API_PREFIX}/envs", status_code=201)
-    async def create_env(config: EnvConfig, request: Request) -> Response:
+    @app.post(f"{API_PREFIX}/envs", status_code=201, openapi_extra=_body_ref("EnvConfig"))
+    async def create_env(request: Request) -> Response:
         """Create an env (not started): its id, credential, possible agents and their roles."""
         admit(request)
-        hosted = host.create_env(config.model_dump(exclude_unset=True))
+        config = await config_of(request, EnvConfig)
+        hosted = await asyncio.to_thread(host.create_env, config)
         env = hosted.env
         return _json({"env_id": hosted.env_id, "env_token": hosted.token, "possible_agents": env.possible_agents,
                       "roles": dict(env._role_hint), "name": env.metadata["name"], "tasks": len(env.tasks)}, 201)
 
-    @app.post(f"{API_PREFIX}/envs/{{env_id}}/reset", status_code=201)
-    async def reset(env_id: str, body: ResetRequest, request: Request) -> Response:
+    @app.post(f"{API_PREFIX}/envs/{{env_id}}/reset", status_code=201, openapi_extra=_body_ref("ResetRequest"))
+    async def reset(env_id: str, request: Request) -> Response:
         """Start the env's next episode: fresh credentials, one per actor, and the first state."""
         hosted = host.env_for(env_id, _bearer(request))
+        body = parse_model(ResetRequest, parse_json(await read_body(request, MAX_CONFIG_BYTES)))
         ep = host.reset(hosted, body.seed, body.options)
         return _json(started(ep), 201)
 
@@ -127,26 +177,27 @@ def create_app(host: Host | None = None, *, admin_token: str | None = None) -> F
         host.drop_env(host.env_for(env_id, _bearer(request)))
         return _json({"closed": env_id})
 
-    @app.post(f"{API_PREFIX}/episodes", status_code=201)
-    async def create_episode(body: EpisodeRequest, request: Request) -> Response:
+    @app.post(f"{API_PREFIX}/episodes", status_code=201, openapi_extra=_body_ref("EpisodeRequest"))
+    async def create_episode(request: Request) -> Response:
         """Create an env and start one episode: ``task_id`` (a frozen task) or ``split=generated`` with ``seed``."""
         admit(request)
-        config = body.model_dump(exclude_unset=True)
+        config = await config_of(request, EpisodeRequest)
         seed = config.pop("episode_seed", None)
-        hosted = host.create_env(config)
+        hosted = await asyncio.to_thread(host.create_env, config)
         ep = host.reset(hosted, 0 if seed is None else seed, None)
         return _json(started(ep, env_id=hosted.env_id, env_token=hosted.token), 201)
 
     @app.get(f"{API_PREFIX}/episodes/{{episode_id}}")
     async def status(episode_id: str, request: Request) -> Response:
-        """The episode's AEC state, status (open, scored, unscored and why) and refused requests."""
-        ep = _env_or_actor(host, episode_id, request)
-        return _json({**host.snapshot(ep), "reason": ep.reason, "summary": ep.summary, "audit": ep.audit})
+        """The episode's AEC state (as the credential may see it), status and refused requests."""
+        ep, viewer = viewer_of(episode_id, request)
+        state = visible_state(host.snapshot(ep), viewer)
+        return _json({**state, "reason": ep.reason, "summary": ep.summary, "audit": ep.audit})
 
     @app.get(f"{API_PREFIX}/episodes/{{episode_id}}/observation")
     async def observation(episode_id: str, request: Request) -> Response:
         """Your actor's role-private observation (structured, and as text)."""
-        ep, actor = episode_for(episode_id, request)
+        ep, actor = actor_of(episode_id, request)
         raw = host.observe(ep, actor)
         return _json({"actor": actor, "raw": raw, "text": render_text(raw)})
 
@@ -154,23 +205,32 @@ def create_app(host: Host | None = None, *, admin_token: str | None = None) -> F
               openapi_extra={"requestBody": {"required": True, "content": {"application/json": {
                   "schema": {"$ref": "#/components/schemas/ActionRequest"}}}}})
     async def act(episode_id: str, request: Request) -> Response:
-        """Submit one VCP action as your actor. ``Idempotency-Key``: a retry gets the stored reply, nothing new runs."""
-        size = request.headers.get("content-length")
-        if size is not None and size.isdigit() and int(size) > MAX_BODY_BYTES:
-            raise RemoteError(413, "body_too_large", f"request body of {size} bytes; the limit is {MAX_BODY_BYTES}")
-        data = parse_action_body(await request.body())
-        ep, actor = episode_for(episode_id, request, data.get("actor"))
+        """Submit one VCP action as your actor. ``Idempotency-Key``: a retry gets the stored reply, nothing new runs.
+
+        The reply holds your info only; with the env's credential in ``X-Env-Credential`` as well
+        (the env's creator, e.g. the client env), every agent's.
+        """
+        ep, actor = actor_of(episode_id, request)  # from the headers, before any of the body is read
+        viewer: Viewer = actor
+        env_credential = request.headers.get(ENV_CREDENTIAL_HEADER)
+        if env_credential is not None:
+            if not same_secret(env_credential, ep.host_env.token):
+                raise RemoteError(403, "wrong_credential", f"{ENV_CREDENTIAL_HEADER} is not this episode's env credential")
+            viewer = HOST
+        data = parse_action_body(await read_body(request, MAX_BODY_BYTES))
+        if data.get("actor") is not None:
+            host.authorize(episode_id, _bearer(request), request.url.path, data["actor"])
         key = request.headers.get("idempotency-key")
-        if host.step_delay and key not in ep.replies:  # test hook: a slow step (a stored reply is not slow)
+        if host.step_delay and (actor, key) not in ep.replies:  # test hook: a slow step (a stored reply is not)
             await asyncio.sleep(host.step_delay)
         reply = host.act(ep, actor, data["action"], meta=data.get("meta"), seen=data.get("seen"),
                          key=key, observe=bool(data.get("observe")))
-        return _json(reply, headers={"Idempotent-Replay": "true"} if reply["replayed"] else None)
+        return _json(visible_state(reply, viewer), headers={"Idempotent-Replay": "true"} if reply["replayed"] else None)
 
     @app.get(f"{API_PREFIX}/episodes/{{episode_id}}/result")
     async def result(episode_id: str, request: Request) -> Response:
         """Your last action's result (validation), and the episode summary once it has ended."""
-        ep, actor = episode_for(episode_id, request)
+        ep, actor = actor_of(episode_id, request)
         info = ep.env.infos.get(actor) or {}
         return _json({"actor": actor, "status": ep.status, "validation": info.get("validation"),
                       "score": info.get("score"), "summary": ep.summary})
@@ -178,21 +238,24 @@ def create_app(host: Host | None = None, *, admin_token: str | None = None) -> F
     @app.post(f"{API_PREFIX}/episodes/{{episode_id}}/end")
     async def end(episode_id: str, request: Request) -> Response:
         """End the episode: scored when the evaluated actor is done, else unscored with the reason."""
-        ep = _env_or_actor(host, episode_id, request)
+        ep, _ = viewer_of(episode_id, request)
         return _json(host.end(ep))
 
     @app.get(f"{API_PREFIX}/episodes/{{episode_id}}/state")
     async def global_state(episode_id: str, request: Request) -> Response:
-        """The env's ``state()`` vector (for centralised critics), as a list of floats."""
-        ep = _env_or_actor(host, episode_id, request)
+        """The env's ``state()`` vector (for centralised critics: every actor's balance and inbox), host only."""
+        ep, viewer = viewer_of(episode_id, request)
+        if viewer is not HOST:
+            raise RemoteError(403, "host_only", "the global state holds every actor's figures; "
+                                                "it needs the env's (or the admin) credential")
         return _json({"state": [float(x) for x in ep.env.state()]})
 
     @app.get(f"{API_PREFIX}/episodes/{{episode_id}}/transcript", response_class=PlainTextResponse)
     async def transcript(episode_id: str, request: Request) -> str:
-        """One line per proposal, validation and commit."""
-        ep = _env_or_actor(host, episode_id, request)
-        market = ep.env.episode.market if ep.env.episode else None
-        return "\n".join(transcript_lines(market.trace.records)) if market else ""
+        """The readable transcript as the credential may see it (an actor: its own lines and its deliveries)."""
+        ep, viewer = viewer_of(episode_id, request)
+        with ep.lock:
+            return "\n".join(visible_transcript(ep.env.episode.market if ep.env.episode else None, viewer))
 
     @app.get(f"{API_PREFIX}/tools/{{role}}")
     async def tools(role: str) -> Response:
@@ -206,20 +269,14 @@ def create_app(host: Host | None = None, *, admin_token: str | None = None) -> F
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
             schema = _openapi()
-            schema.setdefault("components", {}).setdefault("schemas", {}).update(action_schemas())
+            components = schema.setdefault("components", {}).setdefault("schemas", {})
+            components.update(action_schemas())
+            components.update(request_schemas())
             schema["components"]["securitySchemes"] = {"bearer": {"type": "http", "scheme": "bearer"}}
             app.openapi_schema = schema
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]
+    app.add_middleware(HostGate, bind=bind)
     return app
 
-
-def _env_or_actor(host: Host, episode_id: str, request: Request) -> HostedEpisode:
-    """The episode, for its env's credential or any of its actors' credentials."""
-    ep = host.episodes.get(episode_id)
-    bearer = _bearer(request)
-    if ep is not None and bearer == ep.host_env.token:
-        return ep
-    host.authorize(episode_id, bearer, request.url.path)
-    return host.episode(episode_id)

@@ -24,7 +24,7 @@ def _admin_token(host: str, token: str | None, guards: str) -> str | None:
     ``host`` is beyond loopback; None for a loopback server without one."""
     import secrets
 
-    from .serve import LOOPBACK
+    from .gates import LOOPBACK
 
     if token is not None and len(token) < 16:
         typer.echo("error: --token must be at least 16 characters", err=True)
@@ -45,14 +45,24 @@ def serve_command(
     token: str = typer.Option(None, "--token", envvar="ACWORLD_SERVE_TOKEN",
                               help="Admin credential needed to create envs and episodes (clients: "
                                    "make(..., token=...)). Generated and printed when binding beyond loopback."),
+    catalog: list[str] = typer.Option(None, "--catalog", help="A catalog clients may name: NAME=PATH (a file "
+                                      "of acworld catalog build/synth) or large-v1; repeatable. capability-v1 "
+                                      "is always offered; clients never name a path."),
 ) -> None:
     """Serve episodes of any suite over HTTP (FastAPI): per-actor bearer credentials, OpenAPI at /docs."""
     _need("fastapi", "uvicorn")
     from .serve import serve
+    from .taskdata import ServerCatalogs
 
+    try:
+        catalogs = ServerCatalogs.from_specs(catalog)
+    except ValueError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
     token = _admin_token(host, token, "creating envs and episodes")
-    typer.echo(f"acworld market server on http://{host}:{port} (OpenAPI: /docs, /openapi.json)", err=True)
-    serve(host=host, port=port, runs_dir=runs, idle_timeout=idle_timeout, admin_token=token)
+    typer.echo(f"acworld market server on http://{host}:{port} (OpenAPI: /docs, /openapi.json; catalogs: "
+               f"{', '.join(sorted(catalogs.names))})", err=True)
+    serve(host=host, port=port, runs_dir=runs, idle_timeout=idle_timeout, admin_token=token, catalogs=catalogs)
 
 
 def mcp_command(

@@ -27,6 +27,7 @@ from ..observe import render_text
 from ..vcp import VCPAction, parse_action
 from ..vcp.union import IDLE_ACTION
 from .hosted import RemoteError
+from .protocol import ENV_CREDENTIAL_HEADER
 from .wire import Wire, WireError
 
 API = "/v1"
@@ -73,10 +74,12 @@ class RemoteAECEnv(AECEnv):
 
     # -- transport ------------------------------------------------------------------
     def _call(self, method: str, path: str, *, json: Any = None, bearer: str | None = None,
-              key: str | None = None) -> Any:
+              key: str | None = None, as_host: bool = False) -> Any:
         headers = {"Authorization": f"Bearer {bearer}"} if bearer else {}
         if key:
             headers["Idempotency-Key"] = key
+        if as_host:  # this env created the episode: its replies may hold every agent's info, as locally
+            headers[ENV_CREDENTIAL_HEADER] = self._env_token
         for attempt in range(self.retries + 1):
             try:
                 status, ctype, data = self.http.request(method, path, json_body=json, headers=headers)
@@ -183,7 +186,7 @@ class RemoteAECEnv(AECEnv):
             body["meta"] = meta
         key = f"{self._nonce}-{next(self._keys)}"
         reply = self._call("POST", f"{API}/episodes/{self.episode_id}/actions", json=body,
-                           bearer=self.credentials[agent], key=key)
+                           bearer=self.credentials[agent], key=key, as_host=True)
         self._mirror(reply)
         if self.render_mode == "human":
             self.render()

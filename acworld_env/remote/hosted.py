@@ -21,12 +21,13 @@ from typing import Any
 
 from ..envs.aec import AcworldAECEnv
 from ..observe import with_hints
-from .records import HostedEnv, HostedEpisode, RemoteError
+from .records import HostedEnv, HostedEpisode, RemoteError, same_secret
+from .taskdata import ServerCatalogs, task_from_data, tasks_from_data
 
 __all__ = ["Host", "HostedEnv", "HostedEpisode", "RemoteError"]
 
 ENV_KEYS = ("suite", "split", "seed", "tasks", "task_id", "task", "counterparties", "reward", "hints",
-            "max_cycles", "name")
+            "max_cycles", "name", "catalog")
 """Constructor arguments of the env a client may set."""
 MAX_REPLIES = 256
 """Stored replies per episode for retried requests (the oldest are forgotten first)."""
@@ -36,7 +37,7 @@ class Host:
     """Every environment and episode of one server, with their credentials."""
 
     def __init__(self, *, runs_dir: str | Path | None = None, idle_timeout: float = 900.0,
-                 max_envs: int = 1024, step_delay: float = 0.0) -> None:
+                 max_envs: int = 1024, step_delay: float = 0.0, catalogs: ServerCatalogs | None = None) -> None:
         self.runs_dir = Path(runs_dir) if runs_dir else None
         self.idle_timeout, self.max_envs = idle_timeout, max_envs
         self.envs: dict[str, HostedEnv] = {}
@@ -50,10 +51,17 @@ class Host:
         self._lock = threading.Lock()
         self._reaped = 0.0
         self._suites: dict[tuple[str, str, int], list[Any]] = {}
+        self._loading: dict[tuple[str, str, int], threading.Lock] = {}
+        """One lock per suite being loaded: two requests for the same generated split generate it once."""
+        self.catalogs = catalogs or ServerCatalogs()
+        """The catalogs clients may name (see :mod:`acworld_env.remote.taskdata`)."""
 
     # -- environments and episodes ----------------------------------------------
     def create_env(self, config: dict[str, Any]) -> HostedEnv:
-        """Build an env from ``config`` (keys of :data:`ENV_KEYS`); bad arguments are a 422."""
+        """Build an env from ``config`` (keys of :data:`ENV_KEYS`); bad arguments are a 422.
+
+        Generating a split's tasks can take seconds: the HTTP app calls this in a worker thread.
+        """
         unknown = sorted(set(config) - set(ENV_KEYS))
         if unknown:
             raise RemoteError(422, "bad_config", f"unknown env argument(s) {unknown}; allowed: {list(ENV_KEYS)}")
@@ -63,8 +71,9 @@ class Host:
                 self.drop_env(idle)  # ended episodes are kept until the room is needed, oldest first
         if len(self.envs) >= self.max_envs:
             raise RemoteError(503, "server_full", f"{self.max_envs} environments have open episodes; end some first")
+        config = self._client_tasks({k: v for k, v in config.items() if v is not None})
         try:
-            env = AcworldAECEnv(**self._with_tasks({k: v for k, v in config.items() if v is not None}))
+            env = AcworldAECEnv(**self._with_tasks(config))
         except (KeyError, ValueError, TypeError) as exc:
             msg = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
             raise RemoteError(422, "bad_config", str(msg)[:500]) from None
@@ -72,6 +81,26 @@ class Host:
         with self._lock:
             self.envs[hosted.env_id] = hosted
         return hosted
+
+    def _client_tasks(self, config: dict[str, Any]) -> dict[str, Any]:
+        """``config`` with a client's tasks validated as TaskSpecs and its catalog among the offered ones."""
+        config = dict(config)
+        if config.get("tasks") is not None and not isinstance(config["tasks"], str):
+            config["tasks"] = tasks_from_data(config["tasks"], "tasks", self.catalogs)
+        if config.get("task") is not None:
+            config["task"] = task_from_data(config["task"], "task", self.catalogs)
+        name = config.pop("catalog", None)
+        if name is not None:
+            path = self.catalogs.path_of(name, "catalog")
+            if config.get("tasks") is None or isinstance(config["tasks"], str):
+                from ..tasks.large.suite import SUITE, build_over_file
+
+                glob = config.get("tasks")
+                built = build_over_file(path, seed=int(config.get("seed") or 0), frozen=False)
+                config["tasks"] = built if glob is None else [t for t in built if fnmatch.fnmatch(t.task_id, glob)]
+                config.setdefault("suite", SUITE)
+                config["split"] = "generated"
+        return config
 
     def _with_tasks(self, config: dict[str, Any]) -> dict[str, Any]:
         """``config`` with its suite's tasks loaded once per server (a suite file takes ~0.1 s to read).
@@ -85,13 +114,17 @@ class Host:
 
         key = (config.get("suite", "capability-v1"), config.get("split", "frozen"), config.get("seed") or 0)
         with self._lock:
-            tasks = self._suites.get(key)
-        if tasks is None:
-            tasks = load_suite(*key)
+            loading = self._loading.setdefault(key, threading.Lock())
+        with loading:
             with self._lock:
-                self._suites[key] = tasks
-                while len(self._suites) > 8:
-                    self._suites.pop(next(iter(self._suites)))
+                tasks = self._suites.get(key)
+            if tasks is None:
+                tasks = load_suite(*key)
+                with self._lock:
+                    self._suites[key] = tasks
+                    while len(self._suites) > 8:
+                        self._loading.pop(next(iter(self._suites)), None)
+                        self._suites.pop(next(iter(self._suites)))
         glob = config.get("tasks")
         return {**config, "tasks": tasks if glob is None else [t for t in tasks if fnmatch.fnmatch(t.task_id, glob)]}
 
@@ -102,7 +135,7 @@ class Host:
             raise RemoteError(404, "unknown_env", f"no environment {env_id!r} on this server")
         if not bearer:
             raise RemoteError(401, "missing_credential", "send the env's credential as 'Authorization: Bearer ...'")
-        if not secrets.compare_digest(bearer, hosted.token):
+        if not same_secret(bearer, hosted.token):
             raise RemoteError(403, "wrong_credential", f"that credential is not {env_id}'s")
         return hosted
 
@@ -110,6 +143,8 @@ class Host:
         """Start the env's next episode (closing an open one as unscored) with fresh actor credentials."""
         if hosted.current is not None:
             self.close(self.episodes[hosted.current], "reset before the episode ended")
+        if options and options.get("task") is not None:
+            options = {**options, "task": task_from_data(options["task"], "options.task", self.catalogs)}
         try:
             hosted.env.reset(seed=seed, options=options)
         except (KeyError, ValueError, TypeError) as exc:
@@ -140,7 +175,7 @@ class Host:
         than the one the request claims to act as: 403. The World is never touched.
         """
         ep = self.episodes.get(episode_id)
-        found = self.tokens.get(bearer or "")
+        found = self._holder(bearer)
         refusal: RemoteError | None = None
         if not bearer:
             refusal = RemoteError(401, "missing_credential", "send your actor's credential as 'Authorization: Bearer ...'")
@@ -160,6 +195,19 @@ class Host:
         (ep.audit if ep is not None else self.audit).append(entry)
         raise refusal
 
+    def _holder(self, bearer: str | None) -> tuple[str, str] | None:
+        """``(episode id, actor)`` of an actor credential, or None.
+
+        The dict finds the candidate by the token's hash (keyed per process, so its timing says
+        nothing usable about the token's characters); the candidate is then confirmed with a
+        constant-time comparison, never ``==`` on the secret.
+        """
+        found = self.tokens.get(bearer or "")
+        if found is None:
+            return None
+        ep = self.episodes.get(found[0])
+        return found if ep is not None and same_secret(bearer, ep.credentials.get(found[1])) else None
+
     # -- acting -------------------------------------------------------------------
     def observe(self, ep: HostedEpisode, actor: str) -> dict[str, Any]:
         """The actor's structured observation (the local env's ``raw_observation``: it counts as seen)."""
@@ -171,16 +219,20 @@ class Host:
             seen: int | None = None, key: str | None = None, observe: bool = False) -> dict[str, Any]:
         """Step the env with ``actor``'s action; the reply is the AEC state after it.
 
-        ``key`` (the request's ``Idempotency-Key``): a retry with the same key and body gets the
-        stored reply and steps nothing; the same key with another body is a 409. ``seen``: how many
+        ``key`` (the request's ``Idempotency-Key``, scoped to ``actor``: another actor's same key is
+        a fresh request): a retry with the same key and body gets the stored reply and steps
+        nothing; the same key with another body is a 409. The reply is the host's view of the
+        state (every agent's info): a transport passes it through
+        :func:`~acworld_env.remote.views.visible_state` for its caller. ``seen``: how many
         inbox messages the observation the actor acted on showed (default: what the last
         :meth:`observe` showed, as locally). ``observe``: add the next agent's observation (when it
         is ``actor``), counted as seen only if the actor acts on it with ``seen``.
         """
         body_hash = hashlib.sha256(json.dumps([action, meta, seen], sort_keys=True, default=str).encode()).hexdigest()
+        scoped = (actor, key) if key is not None else None
         with ep.lock:
-            if key is not None and key in ep.replies:
-                old_hash, reply = ep.replies[key]
+            if scoped is not None and scoped in ep.replies:
+                old_hash, reply = ep.replies[scoped]
                 if old_hash != body_hash:
                     raise RemoteError(409, "idempotency_conflict",
                                       f"Idempotency-Key {key!r} was used for a different request")
@@ -201,8 +253,8 @@ class Host:
                 raise RemoteError(500, "step_failed", f"the step failed on the server ({type(exc).__name__}); "
                                                       f"episode {ep.episode_id} is closed unscored") from None
             reply = self.snapshot(ep, observe=observe and env.agent_selection == actor)
-            if key is not None:
-                ep.replies[key] = (body_hash, reply)
+            if scoped is not None:
+                ep.replies[scoped] = (body_hash, reply)
                 while len(ep.replies) > MAX_REPLIES:
                     ep.replies.pop(next(iter(ep.replies)))
             return {**reply, "replayed": False}

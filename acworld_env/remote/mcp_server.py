@@ -18,8 +18,10 @@ from typing import Any
 from ..observe import render_text
 from ..vcp.schema import parameters_schema
 from ..vcp.union import TOOLS, tools_for
+from .gates import HostGate, send_error
 from .hosted import Host, HostedEpisode, RemoteError
 from .records import bearer_of, check_admin
+from .views import visible_info, visible_state
 
 OBSERVE_TOOL = "acworld_observe"
 END_TOOL = "acworld_end"
@@ -67,10 +69,11 @@ class MCPEpisode:
         if env.agent_selection != self.actor or env.terminations.get(self.actor) or env.truncations.get(self.actor):
             return {"error": f"{self.actor}'s episode is over; call {END_TOOL}"}, True
         try:
-            state = self.host.act(self.episode, self.actor, {"kind": name, **(arguments or {})})
+            state = visible_state(self.host.act(self.episode, self.actor, {"kind": name, **(arguments or {})}),
+                                  self.actor)  # the one rule: the actor's own info and rewards only
         except RemoteError as exc:
             return exc.body(), True
-        info = state["infos"].get(self.actor, {})
+        info = visible_info(state["infos"], self.actor).get(self.actor, {})
         done = bool(state["terminations"].get(self.actor) or state["truncations"].get(self.actor))
         out = {"validation": info.get("validation"), "reward": state["rewards"].get(self.actor, 0.0), "done": done}
         if not done:
@@ -124,9 +127,10 @@ def run_stdio(episode: MCPEpisode) -> None:
 
 def http_app(episode: MCPEpisode, host: str = "127.0.0.1", *, token: str | None = None) -> Any:
     """The streamable-HTTP ASGI app (endpoint ``/mcp``); with ``token``, every request must carry it
-    as its bearer credential."""
+    as its bearer credential. Bound to loopback, it answers only loopback ``Host`` headers (the
+    market server's rule, :mod:`acworld_env.remote.gates`)."""
     app = build_server(episode).streamable_http_app(host=host)
-    return app if token is None else BearerGate(app, token)
+    return HostGate(app if token is None else BearerGate(app, token), host)
 
 
 class BearerGate:
@@ -144,16 +148,9 @@ class BearerGate:
             try:
                 check_admin(bearer_of(header), self.token, what="this MCP server")
             except RemoteError as refusal:
-                return await _refuse(send, refusal)
+                return await send_error(send, refusal.status, refusal.code, refusal.message, close=True,
+                                        extra=[(b"www-authenticate", b"Bearer")])
         await self.app(scope, receive, send)
-
-
-async def _refuse(send: Any, refusal: RemoteError) -> None:
-    body = json.dumps(refusal.body()).encode()
-    await send({"type": "http.response.start", "status": refusal.status,
-                "headers": [(b"content-type", b"application/json"), (b"www-authenticate", b"Bearer"),
-                            (b"content-length", str(len(body)).encode())]})
-    await send({"type": "http.response.body", "body": body})
 
 
 def run_http(episode: MCPEpisode, *, host: str = "127.0.0.1", port: int = 8766, token: str | None = None) -> None:

@@ -4,24 +4,29 @@ An action's body is ``{"action": <VCP action>, "meta": {...}, "seen": n, "actor"
 ``action`` field is documented with the union's own JSON schema (:data:`acworld_env.vcp.union.ACTION_ADAPTER`),
 but it is not rejected by the HTTP layer when it does not fit: like a local env, the server hands
 it to ``Market.submit``, which records an unreadable or invalid action as a rejection with a code.
-Only a body that is not JSON, too large, or not an object with ``action`` is refused (400/413/422)
-before anything reaches the market.
+Only a body that is not JSON, too large, not an object with ``action``, or holding a number no
+route can use (an integer of more than :data:`~acworld_env.remote.bodies.MAX_INT_DIGITS` digits,
+``NaN``, an overflowing float) is refused (400/413/422) before anything reaches the market.
 """
 
 from __future__ import annotations
 
-import json
 from functools import cache
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..vcp.union import ACTION_ADAPTER, MAX_ACTION_BYTES
-from .hosted import RemoteError
+from .bodies import parse_json
+from .records import RemoteError
 
 MAX_BODY_BYTES = 4 * MAX_ACTION_BYTES + 16_384
-"""Largest request body; a larger one is a 413 before it is read."""
+"""Largest action request body; reading stops there with a 413."""
+MAX_CONFIG_BYTES = 2 * 1024 * 1024
+"""Largest body creating an env or an episode, or resetting one (tasks sent as data fit: a task is ~4 KB)."""
 API_PREFIX = "/v1"
+ENV_CREDENTIAL_HEADER = "X-Env-Credential"
+"""Header of an action request that also carries the env's credential: the reply is then the host's view."""
 
 
 class EnvConfig(BaseModel):
@@ -32,9 +37,11 @@ class EnvConfig(BaseModel):
     suite: str = Field("capability-v1", description="Task suite, e.g. capability-v1 or demo.")
     split: str = Field("frozen", description="frozen (published tasks) or generated (fresh from seed).")
     seed: int | None = Field(None, description="Task-generation seed of the generated split.")
-    tasks: str | list[dict[str, Any]] | None = Field(None, description="Glob over task ids, or task specs.")
+    tasks: str | list[Any] | None = Field(None, description="Glob over task ids, or task specs (TaskSpec objects).")
     task_id: str | None = Field(None, description="Always play this task.")
     task: dict[str, Any] | None = Field(None, description="Always play this task spec.")
+    catalog: str | None = Field(None, description="A catalog the server offers (acworld serve --catalog NAME=PATH): "
+                                                   "the large-catalog track's tasks generated over it from seed.")
     counterparties: str = Field("scripted", description="scripted, or agents (every actor is an agent).")
     reward: str = Field("potential", description="potential or terminal.")
     hints: str = Field("off", description="off or structured.")
@@ -61,10 +68,7 @@ def parse_action_body(body: bytes) -> dict[str, Any]:
     """The JSON object of an action request, or a :class:`RemoteError` (400 malformed, 422 not an action request)."""
     if len(body) > MAX_BODY_BYTES:
         raise RemoteError(413, "body_too_large", f"request body of {len(body)} bytes; the limit is {MAX_BODY_BYTES}")
-    try:
-        data = json.loads(body)
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
-        raise RemoteError(400, "malformed_body", f"request body is not valid JSON: {str(exc)[:200]}") from None
+    data = parse_json(body)
     if not isinstance(data, dict) or "action" not in data:
         raise RemoteError(422, "bad_request", 'an action request is a JSON object {"action": {...}, "meta": {...}}')
     unknown = sorted(set(data) - {"action", "meta", "seen", "actor", "observe"})
@@ -78,6 +82,17 @@ def parse_action_body(body: bytes) -> dict[str, Any]:
     if data.get("actor") is not None and not isinstance(data["actor"], str):
         raise RemoteError(422, "bad_request", "actor must be a string")
     return data
+
+
+@cache
+def request_schemas() -> dict[str, Any]:
+    """OpenAPI component schemas of the creation and reset bodies (``EnvConfig``, ``EpisodeRequest``, ``ResetRequest``)."""
+    out: dict[str, Any] = {}
+    for model in (EnvConfig, EpisodeRequest, ResetRequest):
+        schema = model.model_json_schema(ref_template="#/components/schemas/{model}")
+        out.update(schema.pop("$defs", {}))
+        out[model.__name__] = schema
+    return out
 
 
 @cache

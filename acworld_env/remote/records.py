@@ -24,6 +24,13 @@ class RemoteError(AcworldError, RuntimeError):
         return {"error": {"code": self.code, "message": self.message, "status": self.status}}
 
 
+def same_secret(given: str | None, secret: str | None) -> bool:
+    """Whether ``given`` is ``secret``, compared in constant time (every credential check of the
+    remote surfaces goes through here, never through ``==``)."""
+    if not given or not secret:
+        return False
+    return hmac.compare_digest(given.encode("utf-8", "surrogatepass"), secret.encode("utf-8", "surrogatepass"))
+
 
 def bearer_of(authorization: str) -> str | None:
     """The token of an ``Authorization: Bearer <token>`` header value; None for any other or none."""
@@ -39,7 +46,7 @@ def check_admin(bearer: str | None, token: str | None, *, what: str) -> None:
     if not bearer:
         raise RemoteError(401, "missing_credential", f"{what} needs its admin credential: "
                           "Authorization: Bearer <token> (make(..., token=...))")
-    if not hmac.compare_digest(bearer.encode(), token.encode()):
+    if not same_secret(bearer, token):
         raise RemoteError(401, "unknown_credential", f"not the admin credential {what} needs")
 
 @dataclass
@@ -64,7 +71,8 @@ class HostedEpisode:
     """``open``, ``scored`` (ended after the evaluated actor finished or ran out of steps) or ``unscored``."""
     reason: str = ""
     audit: list[dict[str, Any]] = field(default_factory=list)
-    replies: dict[str, tuple[str, dict[str, Any]]] = field(default_factory=dict)
+    replies: dict[tuple[str, str], tuple[str, dict[str, Any]]] = field(default_factory=dict)
+    """(actor, Idempotency-Key) -> (request hash, reply): a key belongs to the actor that sent it."""
     summary: dict[str, Any] | None = None
     last_seen: float = field(default_factory=time.monotonic)
     lock: threading.RLock = field(default_factory=threading.RLock)

@@ -12,7 +12,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+from .gates import LOOPBACK
 from .hosted import Host
+from .taskdata import ServerCatalogs
+
+__all__ = ["DEFAULT_HOST", "DEFAULT_PORT", "LOOPBACK", "ServerThread", "free_port", "serve"]
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
@@ -25,18 +29,19 @@ def _uvicorn_config(app: Any, host: str, port: int, **kwargs: Any) -> Any:
                           access_log=False, lifespan="auto", timeout_graceful_shutdown=2, **kwargs)
 
 
-LOOPBACK = ("127.0.0.1", "localhost", "::1")
-"""Interfaces only this machine reaches: a server bound to one of them may run without an admin credential."""
 
 
 def serve(*, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, runs_dir: str | Path | None = None,
-          idle_timeout: float = 900.0, log_level: str = "info", admin_token: str | None = None) -> None:
-    """Serve the market API until interrupted (``admin_token``: see :func:`~acworld_env.remote.app.create_app`)."""
+          idle_timeout: float = 900.0, log_level: str = "info", admin_token: str | None = None,
+          catalogs: ServerCatalogs | None = None) -> None:
+    """Serve the market API until interrupted (``admin_token``: see :func:`~acworld_env.remote.app.create_app`;
+    ``catalogs``: the catalogs clients may name, :class:`~acworld_env.remote.taskdata.ServerCatalogs`)."""
     import uvicorn
 
     from .app import create_app
 
-    app = create_app(Host(runs_dir=runs_dir, idle_timeout=idle_timeout), admin_token=admin_token)
+    app = create_app(Host(runs_dir=runs_dir, idle_timeout=idle_timeout, catalogs=catalogs),
+                     admin_token=admin_token, bind=host)
     uvicorn.Server(_uvicorn_config(app, host, port, log_level=log_level)).run()
 
 
@@ -57,7 +62,7 @@ class ServerThread:
         if app is None:
             from .app import create_app
 
-            app = create_app(host_obj or Host(), admin_token=admin_token)
+            app = create_app(host_obj or Host(), admin_token=admin_token, bind=host)
         self.app = app
         self.host_obj = getattr(getattr(app, "state", None), "host", host_obj)
         self.port = port or free_port(host)
