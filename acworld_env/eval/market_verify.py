@@ -11,18 +11,28 @@ def is_world_file(path: Path) -> bool:
 
 
 def verify_world_file(path: Path) -> int:
-    """Print the verdict on ``path``; return the exit status (0 verified, 1 a check failed, 2 not a World)."""
+    """Print the verdict on ``path``; return the exit status (0 verified, 1 a check failed, 2 not a World).
+
+    A file that is no World at all is a usage error (2), unless an episodes folder lies beside it:
+    then it was a World (emptied or truncated), and that is a failed check (1).
+    """
     from ..cli_common import console
-    from ..open_market.persistence import verify_world
+    from ..open_market.persistence import episodes_dir, verify_world
 
     check = verify_world(path)
-    if not check.readable:
+    if not check.readable and not episodes_dir(path).is_dir():
         console.print(f"error: {path} is not a persistent World: {check.problems[0]}", markup=False)
         return 2
     for problem in check.problems:
         console.print(f"FAIL     {path}: {problem}", markup=False)
+    for note in check.notes:
+        console.print(f"note     {path}: {note}", markup=False)
     status = "ok      " if check.ok else "FAIL    "
-    console.print(f"{status} {path}  {check.commits} commits reconstructed, {check.episodes} episode trace(s) "
-                  f"linked to their commits", markup=False)
-    console.print(f"state digest {check.state_digest}\nevent digest {check.event_digest}", markup=False)
+    aborted = (f", {len(check.aborted)} aborted (episode {', '.join(map(str, check.aborted))}: its process ended "
+               "before it closed)" if check.aborted else "")
+    console.print(f"{status} {path}  {check.commits} commits reconstructed, {check.episodes - len(check.aborted)} "
+                  f"episode trace(s) linked to their commits{aborted}", markup=False)
+    console.print(f"state digest {check.state_digest}\nevent digest {check.event_digest}\n"
+                  f"root digest  {check.root_digest}  (episode chain: initial state, commits, episode files)",
+                  markup=False)
     return 0 if check.ok else 1

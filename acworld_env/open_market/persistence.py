@@ -72,9 +72,10 @@ def _refuse_if_unusable(path: Path, config: MarketConfig) -> WorldCheck | None:
                          if stored.get(k) != v)
         raise MarketConfigError(f"{path} is the World of another market: {diff}")
     if not check.ok:
-        more = f" (and {len(check.problems) - 1} more; `acworld verify {path}` lists them)" if len(
-            check.problems) > 1 else ""
-        raise WorldFileError(f"{path} cannot be opened: {check.problems[0]}{more}; nothing was written")
+        shown = "; ".join(check.problems[:4])
+        more = f" (and {len(check.problems) - 4} more)" if len(check.problems) > 4 else ""
+        raise WorldFileError(f"{path} cannot be opened: {shown}{more}; nothing was written "
+                             f"(`acworld verify {path}` reports on it)")
     return check
 
 

@@ -98,6 +98,10 @@ def inspect_world(world: str | Path) -> WorldCheck:
     if meta["initial_state"] is None or meta[META_KEY] is None:
         return _unreadable(check, "not an open-market World (no market configuration or initial state)")
     check.config, check.records, check.commit_list = meta[META_KEY], records, commits
+    root = genesis(meta[META_KEY], meta["initial_state"])
+    if meta[GENESIS_KEY] != root:
+        check.problems.append("the initial state or the market configuration differs from the one the World "
+                              "was created with (genesis digest)")
     try:
         rebuilt = reconstruct(meta["initial_state"], commits, validations)
     except ReplayError as exc:
@@ -108,10 +112,6 @@ def inspect_world(world: str | Path) -> WorldCheck:
     if head.get("seq") != len(commits) or head.get("hash") != rebuilt.event_digest:
         check.problems.append(f"the log ends at commit {len(commits)} but its recorded head is commit "
                               f"{head.get('seq')}: commits were deleted or added outside the market")
-    root = genesis(meta[META_KEY], meta["initial_state"])
-    if meta[GENESIS_KEY] != root:
-        check.problems.append("the initial state or the market configuration differs from the one the World "
-                              "was created with (genesis digest)")
     last = _chain_problems(check, path, root, records, commits)
     _tail_problems(check, meta[RUNNING_KEY], commits, last)
     _unanchored_files(check, path)
@@ -223,6 +223,9 @@ def _trace_problems(path: Path, n: int, commits: list[dict], owner: dict[int, in
         if rec.commit not in span:
             problems.append(f"{where}: cites commit {rec.commit}, outside the episode's commits "
                             f"{span.start}..{span.stop - 1}")
+            continue
+        if rec.commit > len(commits):
+            problems.append(f"{where}: cites commit {rec.commit}, which the World does not have")
             continue
         c = commits[rec.commit - 1]
         if c["validation_id"] != rec.validation.validation_id or c["actor"] != rec.actor:
