@@ -4,7 +4,9 @@ A quantity is a number with a unit of mass (grams base) or length (millimetres b
 carry their unit as a suffix (``weight_g``, ``thickness_in``); values may carry their own
 (``"0.18 in"``, ``"3.35 kg"``, ``'4.5"'``). :func:`quantity` reads one value against the
 key it is filed under; :func:`quantities_in` finds every number-with-unit in free text, so
-a reply that asserts an unsupported figure can be checked against the record.
+a reply that asserts an unsupported figure can be checked against the record. :func:`stated`
+and :func:`stated_in` also keep the unit each figure was written in, so an answer can be held
+to the unit it was asked for.
 """
 
 from __future__ import annotations
@@ -68,31 +70,53 @@ def to_base(value: float, unit: str) -> tuple[str, float]:
     return dim, value * size
 
 
-def quantity(key: str, value: object, *, default_unit: str | None = None) -> tuple[str, float] | None:
-    """The (dimension, base value) a field asserts, reading the unit from the value, the key, then ``default_unit``."""
+Stated = tuple[str, float, str]
+"""A quantity as stated: (dimension, value in the base unit, the unit it was written in)."""
+
+
+def stated(key: str, value: object, *, default_unit: str | None = None) -> list[Stated]:
+    """Every quantity a field asserts, with the unit it was written in: units in the value first, else
+    a bare number in the key's unit, else in ``default_unit``. A list of figures yields them all."""
     _, unit = key_unit(key)
     unit = unit or default_unit
     if isinstance(value, bool) or value is None:
-        return None
+        return []
     if isinstance(value, int | float):
-        return to_base(float(value), unit) if unit else None
+        return [(*to_base(float(value), unit), unit.lower())] if unit else []
     if isinstance(value, str):
-        found = quantities_in(value)
+        found = stated_in(value)
         if found:
-            return found[0]
+            return found
         bare = _BARE.search(value)
         if bare and unit:
-            return to_base(_number(bare.group(1)), unit)
-    return None
+            return [(*to_base(_number(bare.group(1)), unit), unit.lower())]
+    return []
+
+
+def quantity(key: str, value: object, *, default_unit: str | None = None) -> tuple[str, float] | None:
+    """The (dimension, base value) a field asserts first, reading the unit from the value, the key, then
+    ``default_unit``."""
+    found = stated(key, value, default_unit=default_unit)
+    return found[0][:2] if found else None
+
+
+def stated_in(text: str) -> list[Stated]:
+    """Every number-with-unit in ``text``, as (dimension, base value, unit as written), in order."""
+    out = []
+    for m in _QTY.finditer(text):
+        unit = (m.group(2) or m.group(3)).lower()
+        out.append((*to_base(_number(m.group(1)), unit), unit))
+    return out
 
 
 def quantities_in(text: str) -> list[tuple[str, float]]:
     """Every number-with-unit in ``text``, as (dimension, base value), in order."""
-    out = []
-    for m in _QTY.finditer(text):
-        unit = (m.group(2) or m.group(3)).lower()
-        out.append(to_base(_number(m.group(1)), unit))
-    return out
+    return [(dim, v) for dim, v, _ in stated_in(text)]
+
+
+def same_unit(a: str, b: str) -> bool:
+    """Whether two unit words name the same unit (``oz`` and ``ounces``, ``in`` and ``"``)."""
+    return UNITS[a.lower()] == UNITS[b.lower()]
 
 
 def close(a: float, b: float, rel_tol: float = REL_TOL) -> bool:

@@ -6,6 +6,12 @@ field (an answer field, a listing claim) or a number-with-unit in a reply's text
 as a quantity (:mod:`.grounding_units`) and compared within a small tolerance, in any unit.
 Reads are checked on the trace: a record counts as read only if the actor fetched it before
 its first claim. Guards pay only once the actor engaged (answered, edited the listing, replied).
+
+An answer answers what was asked: where the request names a figure and a unit, the figure must
+be stated in that unit, once; a list of the figure in several units, or figures nobody asked for
+(other attributes of the record), cost the answer its credit. A listing update may add only the
+claims the request named (``requested``); anything else it adds is beyond its authority, however
+true.
 """
 
 from __future__ import annotations
@@ -13,7 +19,7 @@ from __future__ import annotations
 import re
 
 from ..trace import TraceRecord
-from .grounding_units import REL_TOL, matches, quantities_in, quantity, to_base
+from .grounding_units import REL_TOL, UNITS, Stated, matches, same_unit, stated, stated_in, to_base
 from .grounding_units import key_unit as _key_unit
 from .kinds import ScoreInput, fraction, passed, predicate
 
@@ -74,23 +80,35 @@ def answer_cites(si: ScoreInput, p: dict) -> tuple[float, dict]:
     return passed(set(p["records"]) <= cited, cited=sorted(cited), needed=p["records"])
 
 
+def _fits(found: list[Stated], truth: tuple[str, float], unit: str | None, tol: float) -> bool:
+    """Whether stated figures are one answer: the right figure, in a single unit, the asked ``unit`` if any."""
+    return (bool(found) and all(matches(q[:2], truth, tol) for q in found)
+            and len({UNITS[q[2]] for q in found}) == 1 and (unit is None or same_unit(found[0][2], unit)))
+
+
 @predicate("answer_quantities")
 def answer_quantities(si: ScoreInput, p: dict) -> tuple[float, dict]:
-    """Share of ``expected`` quantities (key with unit suffix -> value) the final answer states right, in any unit.
+    """Share of ``expected`` quantities (key naming the asked unit -> value) the final answer states right,
+    in the asked unit; 0 when the answer also states a figure in a field nobody asked for.
 
-    A field's unit is read from its value (``"0.18 in"``), its key (``thickness_in``), else
-    the expected key's unit.
+    A field's unit is read from its value (``"0.18 in"``), its key (``thickness_in``), else the
+    expected key's unit. A field listing the figure in several units is not an answer.
     """
     final = _answer(si, p["actor"])
     if final is None:
         return 0.0, {"reason": "no answer"}
     answer = final.action.get("answer") or {}
     tol = p.get("rel_tol", REL_TOL)
-    wrong = []
+    wrong, used = [], set()
     for key, value in sorted(p["expected"].items()):
         k, got = _field(answer, key)
-        if not matches(quantity(k or key, got, default_unit=_key_unit(key)[1]), _truth(key, value), tol):
+        used.add(k)
+        asked = _key_unit(key)[1]
+        if not _fits(stated(k or key, got, default_unit=asked), _truth(key, value), asked, tol):
             wrong.append(key)
+    unasked = sorted(k for k, v in answer.items() if k not in used and stated(k, v))
+    if unasked:
+        return 0.0, {"reason": "figures not asked for", "unasked": unasked, "wrong": wrong}
     return fraction(len(p["expected"]) - len(wrong), len(p["expected"]), wrong=wrong)
 
 
@@ -158,15 +176,20 @@ def _engaged(si: ScoreInput, actor: str, listing: str) -> bool:
 
 @predicate("listing_quantities")
 def listing_quantities(si: ScoreInput, p: dict) -> tuple[float, dict]:
-    """Share of ``expected`` spec claims (stem -> [value, unit]) the final listing states right, in any unit.
+    """Share of ``expected`` spec claims (stem -> [value, record unit]) the final listing states right: one
+    claim for the spec, one figure, in the unit the request named (``units``: stem -> unit) or any one unit.
 
-    A claim without a unit counts only if its key names one (``weight_g``).
+    A claim without a unit counts only if its key names one (``weight_g``). The spec claimed under
+    several names (``weight_g`` and ``weight_oz``), or one claim listing several units, is not
+    the figure asked for.
     """
     claims = _claims(si, p["listing"])
+    asked: dict = p.get("units", {})
     wrong = []
     for stem, (value, unit) in sorted(p["expected"].items()):
-        k, got = _field(claims, stem)
-        if not matches(quantity(k or stem, got), to_base(value, unit), p.get("rel_tol", REL_TOL)):
+        keys = [k for k in claims if _key_unit(k)[0] == stem]
+        if len(keys) != 1 or not _fits(stated(keys[0], claims[keys[0]]), to_base(value, unit), asked.get(stem),
+                                       p.get("rel_tol", REL_TOL)):
             wrong.append(stem)
     return fraction(len(p["expected"]) - len(wrong), len(p["expected"]), wrong=wrong, claims=claims)
 
@@ -192,7 +215,8 @@ def claim_supported(key: str, value: object, p: dict) -> bool:
     stem = _key_unit(key)[0]
     if stem in specs:
         v, unit = specs[stem]
-        return matches(quantity(key, value), to_base(v, unit), p.get("rel_tol", REL_TOL))
+        found = stated(key, value)
+        return bool(found) and all(matches(q[:2], to_base(v, unit), p.get("rel_tol", REL_TOL)) for q in found)
     backed: dict = p.get("backed", {})
     name = _canon(key)
     return name in backed and _plain(backed[name]) == _plain(value)
@@ -204,17 +228,30 @@ def _plain(value: object) -> str:
     return "yes" if text in {"true", "y"} else text
 
 
+def _unasked(si: ScoreInput, p: dict, claims: dict) -> list[str]:
+    """Claims on the listing now that it did not carry at the start and the request did not name
+    (``requested``: claim names or spec stems); none when the task names no such list."""
+    if "requested" not in p:
+        return []
+    before = (si.task.initial_state.get("listings", {}).get(p["listing"]) or {}).get("claims") or {}
+    named = set(p["requested"])
+    return sorted(k for k in claims if k not in before and _key_unit(k)[0] not in named and _canon(k) not in named)
+
+
 @predicate("listing_claims_supported")
 def listing_claims_supported(si: ScoreInput, p: dict) -> tuple[float, dict]:
-    """Once the actor edited the listing: every final claim on it is backed by the records (none left is fine).
+    """Once the actor edited the listing: every final claim on it is backed by the records (none left is fine)
+    and every claim it added was asked for (``requested``, when given).
 
     ``specs`` (stem -> [value, unit]), ``backed`` (key -> text) and ``comparisons`` are the authority.
+    A claim stating several figures is backed only if every one is.
     """
     if not _engaged(si, p["actor"], p["listing"]):
         return 0.0, {"reason": "listing never edited"}
     claims = _claims(si, p["listing"])
     bad = sorted(k for k, v in claims.items() if not claim_supported(k, v, p))
-    return passed(not bad, unsupported=bad, claims=claims)
+    unasked = _unasked(si, p, claims)
+    return passed(not bad and not unasked, unsupported=bad, unasked=unasked, claims=claims)
 
 
 @predicate("comparisons_made")
@@ -247,14 +284,26 @@ def _reply(si: ScoreInput, p: dict) -> TraceRecord | None:
 
 @predicate("reply_quantities")
 def reply_quantities(si: ScoreInput, p: dict) -> tuple[float, dict]:
-    """Share of ``requested`` figures (key with unit suffix -> value) the reply to ``question`` states right."""
+    """Share of ``requested`` figures (key with unit suffix -> value) the reply to ``question`` states right, in
+    the unit the question named (``units``: key -> unit) or in any one unit; 0 when it also states figures
+    nobody asked for: another figure of the record (``authority``), or an asked one in several units.
+
+    A figure that matches nothing on the record is not judged here (``reply_figures_supported`` is).
+    """
     reply = _reply(si, p)
     if reply is None:
         return 0.0, {"reason": "no reply"}
-    said = quantities_in(reply.action.get("text", ""))
-    tol = p.get("rel_tol", REL_TOL)
-    ok = [k for k, v in p["requested"].items() if any(matches(q, _truth(k, v), tol) for q in said)]
-    return fraction(len(ok), len(p["requested"]), stated=said, missing=sorted(set(p["requested"]) - set(ok)))
+    said = stated_in(reply.action.get("text", ""))
+    tol, asked = p.get("rel_tol", REL_TOL), p.get("units", {})
+    truths = {k: _truth(k, v) for k, v in p["requested"].items()}
+    ok = [k for k, t in truths.items() if _fits([q for q in said if matches(q[:2], t, tol)], t, asked.get(k), tol)]
+    record = [_truth(k, v) for k, v in p.get("authority", {}).items()]
+    unasked = [q for q in said if not any(matches(q[:2], t, tol) for t in truths.values())
+               and any(matches(q[:2], t, tol) for t in record)]
+    listed = [k for k, t in truths.items() if len({UNITS[q[2]] for q in said if matches(q[:2], t, tol)}) > 1]
+    if unasked or listed:
+        return 0.0, {"reason": "figures not asked for", "unasked": unasked, "several_units": listed, "stated": said}
+    return fraction(len(ok), len(truths), stated=said, missing=sorted(set(truths) - set(ok)))
 
 
 @predicate("reply_figures_supported")
@@ -265,6 +314,6 @@ def reply_figures_supported(si: ScoreInput, p: dict) -> tuple[float, dict]:
         return 0.0, {"reason": "no reply"}
     truths = [_truth(k, v) for k, v in p["authority"].items()]
     tol = p.get("rel_tol", REL_TOL)
-    said = quantities_in(reply.action.get("text", ""))
+    said = [q[:2] for q in stated_in(reply.action.get("text", ""))]
     bad = [q for q in said if not any(matches(q, t, tol) for t in truths)]
     return passed(not bad, unsupported=bad, stated=said)

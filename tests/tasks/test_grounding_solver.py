@@ -1,9 +1,10 @@
 """T2 tasks are solvable from what the agent sees: an honest solver that reads only its observations
-(the listings it fetches, the mandate, the buyer's question) earns full credit on every frozen and
-generated task."""
+(the listings it fetches, the mandate, the request and the buyer's question) earns full credit on
+every frozen and generated task, stating each figure asked for in the unit asked for."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -12,7 +13,18 @@ from acworld_env.eval.rollout import run_episode
 from acworld_env.scoring.grounding_units import UNITS, key_unit, matches, quantity, to_base
 from acworld_env.tasks.families.grounding import build
 
-WORDS = {"weigh": "weight", "thick": "thickness", "long": "length", "wide": "width", "heel": "heel_drop"}
+WORDS = {"weigh": "weight", "weight": "weight", "thick": "thickness", "thickness": "thickness", "long": "length",
+         "length": "length", "wide": "width", "width": "width", "drop": "heel_drop"}
+ASKED = re.compile(r"\b(" + "|".join(WORDS) + r")\b(?: is it)?(?: in (grams|ounces|pounds|kilograms|millimetres|"
+                   r"centimetres|inches))?")
+
+
+def _asked(text: str) -> dict[str, str | None]:
+    """Spec stem -> the unit the words ask for it in (None: no unit named), in the order asked."""
+    out: dict[str, str | None] = {}
+    for m in ASKED.finditer(text.lower()):
+        out.setdefault(WORDS[m.group(1)], m.group(2))
+    return out
 
 
 def _figures(view: dict) -> dict[str, tuple[float, str]]:
@@ -63,10 +75,10 @@ class HonestSolver:
         if self.todo:
             return {"kind": "get_listing", "listing_id": self.todo.pop(0)}
         if self.queue is None:
-            self.queue = self.decide(obs["mandate"], obs["role"])
+            self.queue = self.decide(obs["mandate"], obs["role"], obs["request"])
         return self.queue.pop(0) if self.queue else None
 
-    def decide(self, m: dict, role: str) -> list[dict]:
+    def decide(self, m: dict, role: str, request: str) -> list[dict]:
         views = [self.seen[x] for x in m["listings"]]
         records = [v for v in views if v.get("attributes")]
         done = {"kind": "finish", "summary": "done"}
@@ -89,7 +101,8 @@ class HonestSolver:
         own = self.seen[m["listing"]]
         figs = _figures(own)
         if "draft" in m:
-            claims = {s: _in(figs[s], None) for s in m["claim_keys"]}
+            units = _asked(request)
+            claims = {s: _in(figs[s], units.get(s)) for s in m["claim_keys"]}
             return [{"kind": "update_listing", "listing_id": own["listing_id"], "claims": claims}, done]
         if "wanted_claims" in m:
             others = [v for v in views if v is not own]
@@ -106,8 +119,8 @@ class HonestSolver:
                     claims[rel] = "yes"
             return [{"kind": "update_listing", "listing_id": own["listing_id"], "claims": claims}, done]
         if self.question is not None:
-            asked = [s for w, s in WORDS.items() if w in self.question["text"].lower() and s in figs]
-            text = "From our product record: " + "; ".join(f"{s} {_in(figs[s], None)}" for s in asked) + "."
+            asked = {s: u for s, u in _asked(self.question["text"]).items() if s in figs}
+            text = "From our product record: " + "; ".join(f"{s} {_in(figs[s], u)}" for s, u in asked.items()) + "."
             return [{"kind": "answer_question", "in_reply_to": self.question["message_id"], "text": text}, done]
         fixes = {k: _in(figs[key_unit(k)[0]], None) for k, v in own["claims"].items()
                  if key_unit(k)[0] in figs and not _backed(k, v, own)}

@@ -5,6 +5,9 @@ the authority, its own listing copy and marketing's drafts are not. Claims are s
 each spec is its own listing claim (``weight: "3,350 g"``); a comparison is a claim named for
 its relation (``lighter_than``) whose value lists the other listings, a superlative
 (``lightest``) says ``yes``. A reply to a buyer is free text whose every figure is checked.
+Answers answer what was asked: the reply states the figures the buyer asked for, in the unit
+named, and nothing else of the record; an update adds only the claims the request named, each
+one figure in the unit named (``requested``, ``units``).
 """
 
 from __future__ import annotations
@@ -64,9 +67,9 @@ def listing_update(rng: np.random.Generator, i: int) -> Draft:
                f"{'; '.join(f'{s} {draft[s]}' for s in stems)}, but they worked from another shop's listing, {k}. "
                "Publish only figures our product record supports.")
     preds = [pred("claims_grounded", "listing_quantities", 0.5, "World effect", "Execution", listing=c,
-                  expected=_specs(rec, stems)),
+                  expected=_specs(rec, stems), units=units),
              pred("nothing_unsupported", "listing_claims_supported", 0.25, "Validation", "Authority", actor=ACTOR,
-                  listing=c, specs=_specs(rec, specs_of(rec)), backed=facts(rec)),
+                  listing=c, specs=_specs(rec, specs_of(rec)), backed=facts(rec), requested=stems),
              _read_pred([c], ["update_listing"], 0.25)]
     wrong_n = sum(draft[s] != truth[s] for s in stems)
     return Draft(
@@ -104,7 +107,7 @@ def correction(rng: np.random.Generator, i: int) -> Draft:
     preds = [pred("figures_corrected", "listing_quantities", 0.35, "World effect", "Execution", listing=c,
                   expected=_specs(rec, bad_stems)),
              pred("unbacked_withdrawn", "listing_claims_supported", 0.25, "Validation", "Authority", actor=ACTOR,
-                  listing=c, specs=specs, backed=facts(rec)),
+                  listing=c, specs=specs, backed=facts(rec), requested=[]),
              pred("correct_kept", "listing_claims_kept", 0.15, "World effect", "Execution", actor=ACTOR, listing=c,
                   keep=sorted(keep), specs=specs, backed=facts(rec)),
              _read_pred([c], ["update_listing", "retract_claim"], 0.25)]
@@ -172,7 +175,8 @@ def comparatives(rng: np.random.Generator, i: int) -> Draft:
     preds = [pred("backed_comparisons_made", "comparisons_made", 0.4, "World effect", "Execution", listing=c,
                   wanted=[list(w) for w in backed]),
              pred("nothing_unbacked", "listing_claims_supported", 0.3, "Validation", "Authority", actor=ACTOR,
-                  listing=c, comparisons=table, specs=_specs(recs[0], specs_of(recs[0])), backed=facts(recs[0])),
+                  listing=c, comparisons=table, specs=_specs(recs[0], specs_of(recs[0])), backed=facts(recs[0]),
+                  requested=sorted(asked)),
              _read_pred([c, *others], ["update_listing"], 0.3)]
     reads = read(c, *others)
     return Draft(
@@ -217,8 +221,9 @@ def evidence_reply(rng: np.random.Generator, i: int) -> Draft:
                f"Answer it with the figures from our product record: our listing copy for {c} still has errors we "
                f"haven't fixed, and our other listing {v} is a different product. Don't state any figure the "
                "record doesn't show.")
+    named = {f"{s}_{SPECS[s].unit}": units[s] for s in stems if units[s] != SPECS[s].unit}
     preds = [pred("reply_grounded", "reply_quantities", 0.5, "Decision", "Choice", actor=ACTOR, question="msg-0001",
-                  requested=truth_keys),
+                  requested=truth_keys, units=named, authority=authority),
              pred("no_unsupported_figure", "reply_figures_supported", 0.2, "Validation", "Authority", actor=ACTOR,
                   question="msg-0001", authority=authority),
              _read_pred([c], ["answer_question"], 0.3)]
