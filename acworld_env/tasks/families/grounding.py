@@ -6,8 +6,9 @@ hopes are sources that may be wrong, in other units, or unbacked. Claims are str
 (answer fields, listing claims named by spec or comparison) or, in replies to buyers, numbers
 with units found in the text; each is checked against the record, and the trace must show
 the record was read before the claim. An answer is held to what was asked: the figure asked, in
-the unit asked, on the fields the request named; true figures nobody asked for cost its credit. Factors: 1-5 sources, fields, comparisons, requested
-attributes, incorrect or unsupported claims, unit conversions.
+the unit asked, on the fields the request named; true figures nobody asked for cost its credit.
+Factors: 1-5 sources, fields, comparisons, requested attributes, incorrect or unsupported
+claims, unit conversions.
 
 Modules: ``grounding_records`` (catalog products and wording), ``grounding_buyer`` and
 ``grounding_merchant`` (one builder per capability), ``grounding_build`` (the plan and task
