@@ -22,6 +22,7 @@ from typing import Any
 from ..core.errors import AcworldError
 from ..trace import TraceError, read_trace, verify_trace
 from ..world import GENESIS, ReplayError, canonical, chain, reconstruct
+from .world_lock import held_elsewhere
 from .world_log import GENESIS_KEY, HEAD_KEY, META_KEY, RUNNING_KEY, MarketLog, genesis
 
 EPISODE_FILE = re.compile(r"episode-(\d{4,})\.(json|jsonl)")
@@ -113,7 +114,7 @@ def inspect_world(world: str | Path) -> WorldCheck:
         check.problems.append(f"the log ends at commit {len(commits)} but its recorded head is commit "
                               f"{head.get('seq')}: commits were deleted or added outside the market")
     last = _chain_problems(check, path, root, records, commits)
-    _tail_problems(check, meta[RUNNING_KEY], commits, last)
+    _tail_problems(check, meta[RUNNING_KEY], commits, last, held_elsewhere(path))
     _unanchored_files(check, path)
     return check
 
@@ -153,13 +154,15 @@ def _chain_problems(check: WorldCheck, path: Path, root: str, records: list[dict
     return last
 
 
-def _tail_problems(check: WorldCheck, running: dict | None, commits: list[dict], last: int) -> None:
-    """Commits after the last anchored episode: the running one's, or no one's."""
+def _tail_problems(check: WorldCheck, running: dict | None, commits: list[dict], last: int, live: bool) -> None:
+    """Commits after the last anchored episode: the running one's (``live``: its process holds the World), or no one's."""
     tail = commits[last:]
     if running is not None and running.get("episode") == check.episodes + 1 and running.get("first_commit") == last + 1:
         check.running = running
-        check.notes.append(f"episode {running['episode']} did not close (running, or its process ended): "
-                           f"{len(tail)} commit(s) since; it is closed as aborted on the next open")
+        n = running["episode"]
+        check.notes.append(f"episode {n} is running (another process holds the World): {len(tail)} commit(s) so far"
+                           if live else f"episode {n} did not close (its process ended): {len(tail)} commit(s); "
+                           "it is closed as aborted on the next open")
     elif running is not None:
         check.problems.append(f"the running-episode marker (episode {running.get('episode')}) does not follow "
                               f"the last anchored episode ({check.episodes})")

@@ -83,7 +83,8 @@ class MarketLog(CommitLog):
         try:
             rows = self.conn.execute(f"SELECT n, body, prev_hash, hash FROM {TABLE} ORDER BY n").fetchall()
         except sqlite3.DatabaseError as exc:
-            raise WorldFileError(f"{self.path}: no readable episode chain ({exc})") from exc
+            raise WorldFileError(f"{self.path}: no readable episode chain ({exc}); a World made before episodes "
+                                 "were anchored, or not an open-market World") from exc
         out = []
         for n, body, prev, digest in rows:
             try:
