@@ -3,7 +3,8 @@
 Authoritative values come from the task (the builder copies them from the catalog's product
 record and the World), never from what the actor or a seller wrote. A claim is a structured
 field (an answer field, a listing claim) or a number-with-unit in a reply's text; each is read
-as a quantity (:mod:`.grounding_units`) and compared within a small tolerance, in any unit.
+as a quantity (:mod:`.grounding_units`) and compared within a small tolerance, in any unit the
+request did not pin down.
 Reads are checked on the trace: a record counts as read only if the actor fetched it before
 its first claim. Guards pay only once the actor engaged (answered, edited the listing, replied).
 
