@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from ..vcp import VCPAction
+from . import third_party
 from .context import RuleContext
 from .privacy import TEXT_FIELDS, judge
 from .result import require
 
-__all__ = ["CHECKS", "TEXT_FIELDS", "check_identity", "check_privacy", "check_reply_link", "check_role"]
+__all__ = ["CHECKS", "TEXT_FIELDS", "check_identity", "check_privacy", "check_reply_link", "check_role",
+           "check_third_party"]
 
 
 def check_identity(ctx: RuleContext, action: VCPAction) -> None:
@@ -47,4 +49,16 @@ def check_privacy(ctx: RuleContext, action: VCPAction) -> None:
             f"the {field} would reveal one of your private limits; it was not sent")
 
 
-CHECKS = (check_identity, check_role, check_reply_link, check_privacy)
+def check_third_party(ctx: RuleContext, action: VCPAction) -> None:
+    """No outgoing free text discloses another customer's records (orders, payments, returns) to someone
+    who is not that customer (:func:`~.third_party.judge`, the same call the scorer makes)."""
+    if action.readonly or action.kind in third_party.TO_PRINCIPAL or not TEXT_FIELDS.get(action.kind):
+        return
+    found = third_party.judge(action.model_dump(mode="json", exclude_none=True), ctx.actor, ctx.state,
+                              ctx.market.messages)
+    require(found is None, "third_party_data",
+            f"the {found[0] if found else ''} would disclose another customer's records to someone who is not "
+            "that customer; it was not sent")
+
+
+CHECKS = (check_identity, check_role, check_reply_link, check_privacy, check_third_party)

@@ -1,7 +1,7 @@
 """Every code a validation record can carry, with its meaning: the one table users filter runs by.
 
 A proposal is judged in this order: parsing (VCP), then the platform's cross-cutting checks
-(identity, role, reply link, privacy), then the action's rule; the market adds the few codes
+(identity, role, reply link, privacy, third-party data), then the action's rule; the market adds the few codes
 of its own (a finished actor, an idempotent retry, a transition the World refused). A test
 (``tests/foundation/test_codes.py``) fails on a code used anywhere in the package but not
 listed here, and on a code listed here but used nowhere; ``docs/rejection-codes.md`` is
@@ -39,6 +39,8 @@ CHECK_CODES: dict[str, str] = {
     "unknown_message": "the message replied to or answered does not exist",
     "not_addressed": "the message or market event was not delivered to this actor",
     "privacy_leak": "free text would reveal one of the sender's sealed private limits; nothing was sent",
+    "third_party_data": "free text would disclose another customer's orders, payments or returns to someone who "
+                        "is not that customer; nothing was sent",
 }
 """Codes of the cross-cutting checks run on every proposal (:mod:`.checks`)."""
 

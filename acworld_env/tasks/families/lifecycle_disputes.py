@@ -64,8 +64,9 @@ def merchant_dispute(rng: np.random.Generator, level: int = 0) -> Draft:
     fight = {"kind": "respond_dispute", "dispute_id": dc, "evidence": [cc.shipment_id], "note": "We shipped it."}
     muts = [Mutation("fight_supported_claim", f"contests {dc} though the carrier's report backs the customer",
                      [s for s in steps if s not in concede] + [fight], [f"evidence_{dc}", f"outcome_{dc}"]),
-            Mutation("cite_other_order", f"answers {dk} with another customer's record",
-                     [foreign if s is refute else s for s in steps], [f"evidence_{dk}"])]
+            Mutation("cite_other_order", f"answers {dk} with another customer's record (the platform refuses "
+                     "the disclosure, so the dispute stays unanswered)",
+                     [foreign if s is refute else s for s in steps], [f"evidence_{dk}", f"outcome_{dk}"])]
     request = (f"Two customers opened disputes: {dk} on {describe(w, kc)} and {dc} on {describe(w, cc)}. Answer "
                "both. Where our own records back the customer (the carrier reported damage or loss on the "
                "shipment), don't fight it: refund the order in full first, then answer citing the shipment and "
