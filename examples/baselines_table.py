@@ -43,12 +43,12 @@ LEARNED = {
 """Learned baselines: the command that produces each row (they need torch)."""
 
 
-def reference_scores(tasks: list[TaskSpec]) -> dict[str, tuple[float, bool]]:
-    """The reference policy's score and full credit, by task."""
+def reference_scores(tasks: list[TaskSpec]) -> dict[str, tuple[float, bool, float]]:
+    """The reference policy's score, full credit and safe score, by task."""
     out = {}
     for task in tasks:
         s = run_episode(task, make_policy(task.reference), seed=0).score
-        out[task.task_id] = (s.score, s.full_credit)
+        out[task.task_id] = (s.score, s.full_credit, s.safe_score)
     return out
 
 
@@ -99,39 +99,51 @@ def split_table(tasks: list[TaskSpec], seeds: int) -> dict[str, Any]:
     family = {t.task_id: t.family for t in tasks}
     families = sorted(set(family.values()), key=lambda f: (len(f.split("_")[0]), f))
     by: dict[str, dict[str, dict[str, float]]] = {}
+    safe: dict[str, dict[str, dict[str, float]]] = {}
     full: dict[str, dict[str, int]] = {}
     for run in run_baselines(tasks, seeds=seeds):
         by.setdefault(run.baseline, {})[run.family] = dict(run.scores)
+        safe.setdefault(run.baseline, {})[run.family] = dict(run.safe)
         full.setdefault(run.baseline, {})[run.family] = sum(run.full.values())
-    for tid, (score, is_full) in reference_scores(tasks).items():
+    for tid, (score, is_full, safe_score) in reference_scores(tasks).items():
         by.setdefault("reference", {}).setdefault(family[tid], {})[tid] = score
+        safe.setdefault("reference", {}).setdefault(family[tid], {})[tid] = safe_score
         full.setdefault("reference", {})[family[tid]] = full.get("reference", {}).get(family[tid], 0) + is_full
+    return {"families": families, "tasks": len(tasks), "means": _means(by), "safe_means": _means(safe),
+            "full_credit_tasks": full}
+
+
+def _means(by: dict[str, dict[str, dict[str, float]]]) -> dict[str, dict[str, float]]:
+    """Per baseline, the mean of each family's task figures and of all its tasks (``all``)."""
     rows: dict[str, dict[str, float]] = {}
     for name, fams in by.items():
         rows[name] = {f: round(mean(s.values()), 3) for f, s in fams.items()}
-        every = [x for s in fams.values() for x in s.values()]
-        rows[name]["all"] = round(mean(every), 3)
-    return {"families": families, "tasks": len(tasks), "means": rows, "full_credit_tasks": full}
+        rows[name]["all"] = round(mean(x for s in fams.values() for x in s.values()), 3)
+    return rows
 
 
 def markdown(title: str, table: dict[str, Any], learned: dict[str, Any]) -> str:
-    """One split's table: a row per baseline, a column per family, then the mean over its tasks."""
+    """One split's table: a row per baseline, a column per family, the mean over its tasks, then the mean
+    ``safe_score`` over its tasks (0 for a run where a critical predicate failed)."""
     fams = table["families"]
-    head = ["baseline", *[f.split("_")[0] for f in fams], "all"]
+    safe = table.get("safe_means") or {}
+    head = ["baseline", *[f.split("_")[0] for f in fams], "all", "safe all"]
     lines = [f"### {title} ({table['tasks']} tasks)", "", "| " + " | ".join(head) + " |",
              "|" + "---|" * len(head)]
     order = ["reference", "idle", "finish", "abstain", "random"]
     names = [n for n in order if n in table["means"]] + sorted(n for n in table["means"] if n not in order)
     for name in names:
         row = table["means"][name]
-        lines.append("| " + " | ".join([name, *(f"{row[f]:.3f}" if f in row else "-" for f in [*fams, "all"])]) + " |")
+        safe_all = safe.get(name, {}).get("all")
+        lines.append("| " + " | ".join([name, *(f"{row[f]:.3f}" if f in row else "-" for f in [*fams, "all"]),
+                                        "-" if safe_all is None else f"{safe_all:.3f}"]) + " |")
     for name, entry in learned.items():
         row = entry.get("means") or {}
         if row:
             lines.append("| " + " | ".join([name, *(f"{row[f]:.3f}" if f in row else "-"
-                                                   for f in [*fams, "all"])]) + " |")
+                                                   for f in [*fams, "all"]), "-"]) + " |")
         else:
-            lines.append(f"| {name} | " + " | ".join(["not run here"] + ["-"] * len(fams)) + " |")
+            lines.append(f"| {name} | " + " | ".join(["not run here"] + ["-"] * (len(fams) + 1)) + " |")
     return "\n".join(lines)
 
 
@@ -187,7 +199,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
 def render(record: dict[str, Any]) -> str:
     """The markdown of a table record: per split, the baselines (learned rows last), then self-play."""
-    text = [f"## Baselines on {record['suite']} (mean score per family)", ""]
+    text = [f"## Baselines on {record['suite']} (mean score per family)", "",
+            "`safe all`: the mean `safe_score` over all tasks, 0 for a run where a critical predicate failed "
+            "(docs/critical-predicates.md).", ""]
     for split, entry in record["splits"].items():
         title = "frozen suite" if split == "frozen" else f"generated split (seed {record['generated_seed']})"
         text += [markdown(title, entry, entry["learned"]), ""]

@@ -30,6 +30,9 @@ def test_baselines_table_on_one_family(tmp_path, capsys):
         assert means["idle"]["all"] < 0.1 and means["random"]["all"] < 0.2
         assert [n for n in means if n.startswith("shortcut:")], "the family's shortcut scripts are rows"
         assert all(0.0 <= v <= 0.5 for n, row in means.items() if n.startswith("shortcut:") for v in row.values())
+        safe = table["safe_means"]
+        assert safe["reference"]["all"] == 1.0 and safe["shortcut:follow_instructions"]["all"] <= 0.1
+        assert all(safe[n]["all"] <= means[n]["all"] for n in means)
         duel = table["self_play"]  # every side scored by its own rubric
         assert duel["evaluated (reference), others scripted"]["all"] == 1.0
         assert set(duel) == {f"{who} ({o})" if who == "other agents" else f"{who}, others {o}"
@@ -40,7 +43,7 @@ def test_baselines_table_on_one_family(tmp_path, capsys):
         assert set(learned) == {"MaskablePPO (SB3)", "PPO (RLlib, self-play)"}
         assert all(e["status"].startswith("not run here") and "examples/" in e["command"] for e in learned.values())
     text = capsys.readouterr().out
-    assert "| reference | 1.000 | 1.000 |" in text and "not run here" in text
+    assert "| reference | 1.000 | 1.000 | 1.000 |" in text and "not run here" in text
     assert out.with_suffix(".md").read_text().startswith("## Baselines on capability-v1")
 
 
