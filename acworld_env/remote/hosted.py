@@ -95,11 +95,12 @@ class Host:
             if config.get("tasks") is None or isinstance(config["tasks"], str):
                 from ..tasks.large.suite import SUITE, build_over_file
 
+                seed = int(config.get("seed") or 0)
+                built = self._cached((f"catalog:{name}", "generated", seed),
+                                     lambda: build_over_file(path, seed=seed, frozen=False))
                 glob = config.get("tasks")
-                built = build_over_file(path, seed=int(config.get("seed") or 0), frozen=False)
                 config["tasks"] = built if glob is None else [t for t in built if fnmatch.fnmatch(t.task_id, glob)]
-                config.setdefault("suite", SUITE)
-                config["split"] = "generated"
+                config["suite"], config["split"] = SUITE, "generated"
         return config
 
     def _with_tasks(self, config: dict[str, Any]) -> dict[str, Any]:
@@ -113,20 +114,26 @@ class Host:
         from ..tasks.suites import load_suite
 
         key = (config.get("suite", "capability-v1"), config.get("split", "frozen"), config.get("seed") or 0)
+        tasks = self._cached(key, lambda: load_suite(*key))
+        glob = config.get("tasks")
+        return {**config, "tasks": tasks if glob is None else [t for t in tasks if fnmatch.fnmatch(t.task_id, glob)]}
+
+    def _cached(self, key: tuple[str, str, int], build: Any) -> list[Any]:
+        """The task list under ``key``, built once per server (a second request for it waits for the first)."""
         with self._lock:
             loading = self._loading.setdefault(key, threading.Lock())
         with loading:
             with self._lock:
                 tasks = self._suites.get(key)
             if tasks is None:
-                tasks = load_suite(*key)
+                tasks = build()
                 with self._lock:
                     self._suites[key] = tasks
                     while len(self._suites) > 8:
-                        self._loading.pop(next(iter(self._suites)), None)
-                        self._suites.pop(next(iter(self._suites)))
-        glob = config.get("tasks")
-        return {**config, "tasks": tasks if glob is None else [t for t in tasks if fnmatch.fnmatch(t.task_id, glob)]}
+                        oldest = next(iter(self._suites))
+                        self._suites.pop(oldest)
+                        self._loading.pop(oldest, None)
+        return tasks
 
     def env_for(self, env_id: str, bearer: str | None) -> HostedEnv:
         """The env ``env_id`` if ``bearer`` is its credential (401 without, 403 with another)."""

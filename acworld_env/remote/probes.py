@@ -156,12 +156,14 @@ def send_body(url: str, path: str, total: int, *, headers: dict[str, str] | None
 def action_latencies(url: str, stop: threading.Event, *, task_id: str, out: list[float],
                      token: str | None = None) -> None:
     """Play ``get_balance`` actions on episodes of ``task_id`` (a new one when one ends) until ``stop``
-    is set; append each action's seconds to ``out``."""
+    is set; append the seconds of each request (the actions, and the creation of each episode) to ``out``."""
     wire = Wire(url)
     admin = {"Authorization": f"Bearer {token}"} if token else {}
 
     def call(method: str, path: str, body: Any, headers: dict[str, str]) -> dict[str, Any]:
+        t0 = time.perf_counter()
         status, _, data = wire.request(method, path, json_body=body, headers=headers)
+        out.append(time.perf_counter() - t0)
         if status >= 400:
             raise RuntimeError(f"{method} {path}: {status} {data[:200]!r}")
         return json.loads(data)
@@ -174,9 +176,7 @@ def action_latencies(url: str, stop: threading.Event, *, task_id: str, out: list
             path = f"/v1/episodes/{started['episode_id']}/actions"
             state = started["state"]
             while not stop.is_set() and not (state["terminations"][actor] or state["truncations"][actor]):
-                t0 = time.perf_counter()
                 state = call("POST", path, {"action": {"kind": "get_balance"}}, cred)
-                out.append(time.perf_counter() - t0)
     finally:
         wire.close()
 
@@ -191,10 +191,11 @@ def percentile(values: list[float], q: float) -> float:
 
 def latencies_during(url: str, slow: Any, *, task_id: str, token: str | None = None,
                      warmup: float = 0.5) -> tuple[list[float], float]:
-    """``(seconds of each action on other episodes while slow() ran, seconds slow() took)``.
+    """``(seconds of each request of other episodes while slow() ran, seconds slow() took)``.
 
-    Actions run from their own thread and connection (:func:`action_latencies`) from ``warmup``
-    seconds before ``slow()`` starts until it returns; only those that ended meanwhile count.
+    Requests run from their own thread and connection (:func:`action_latencies`) from ``warmup``
+    seconds before ``slow()`` starts until it returns; those that ended meanwhile count (one that
+    waited behind ``slow()`` ends after it and is counted too: it holds up the others).
     """
     stop, out = threading.Event(), []
     player = threading.Thread(target=action_latencies, args=(url, stop),
@@ -205,9 +206,8 @@ def latencies_during(url: str, slow: Any, *, task_id: str, token: str | None = N
     t0 = time.perf_counter()
     try:
         slow()
-        took = time.perf_counter() - t0
-        during = out[first:len(out)]
     finally:
+        took = time.perf_counter() - t0
         stop.set()
         player.join(timeout=30)
-    return during, took
+    return out[first:], took
