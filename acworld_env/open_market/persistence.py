@@ -7,9 +7,8 @@ episode is appended durably as it happens. Opening:
 2. checks the file read-only (:func:`.world_check.inspect_world`) and refuses a World that is
    missing beside its episodes, empty, truncated, shortened or edited (``WorldFileError``),
    having written nothing;
-3. closes an episode whose process ended before it closed as **aborted**: its summary
-   (``episode-NNNN.json``, status ``aborted``, its commits and end digests) is written and
-   anchored, so its commits belong to it;
+3. closes an episode whose process ended before it closed, as aborted (:mod:`.recovery`), so
+   its commits belong to it;
 4. marks the new episode as running.
 
 Closing an episode writes its trace and summary (clearing, scores, welfare report) to
@@ -20,13 +19,13 @@ overwritten), then anchors their digests in the episode chain (:mod:`.world_log`
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..world import GENESIS
 from . import views
 from .mandates import MarketConfig, MarketConfigError
+from .recovery import close_interrupted
+from .recovery import plan as recovery_plan
 from .world_check import (
     EPISODE_FILE,
     WorldCheck,
@@ -36,24 +35,13 @@ from .world_check import (
     verify_world,
 )
 from .world_lock import WorldInUseError, WorldLock
-from .world_log import RUNNING_KEY, MarketLog, WorldFileError
+from .world_log import RUNNING_KEY, MarketLog, WorldFileError, write_new
 
 if TYPE_CHECKING:
     from .protocol import Episode
 
-__all__ = ["EpisodeStore", "WorldCheck", "WorldFileError", "WorldInUseError", "episodes_dir", "verify_world"]
-
-
-def write_new(path: Path, data: bytes) -> str:
-    """Create ``path`` holding ``data`` (never over an existing file), flushed to disk; return its name."""
-    try:
-        with open(path, "xb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-    except FileExistsError:
-        raise WorldFileError(f"{path} already exists: an episode file is never overwritten") from None
-    return path.name
+__all__ = ["EpisodeStore", "WorldCheck", "WorldFileError", "WorldInUseError", "episodes_dir", "verify_world",
+           "write_new"]
 
 
 def _refuse_if_unusable(path: Path, config: MarketConfig) -> WorldCheck | None:
@@ -88,8 +76,8 @@ class EpisodeStore:
         self.lock = lock
         self.episode = episode
         """The number the running episode will be anchored under."""
-        self.recovered: int | None = None
-        """The episode closed as aborted on this open, if any."""
+        self.recovered: tuple[int, str] | None = None
+        """The interrupted episode this open closed, and how (``aborted``, or ``closed`` when it had ended)."""
 
     @classmethod
     def open(cls, world: str | Path, config: MarketConfig, initial_state: dict) -> EpisodeStore:
@@ -102,33 +90,20 @@ class EpisodeStore:
         lock = WorldLock.acquire(path)
         try:
             check = _refuse_if_unusable(path, config)
-            log = MarketLog(path, durable=True)
+            n = (check.episodes if check else 0) + 1
+            recovery = recovery_plan(path, n, check) if check is not None and check.running is not None else None
+            log = MarketLog(path, durable=True)  # the first write: every refusal is above
             if check is None:
                 log.create(config.to_dict(), initial_state)
             episodes_dir(path).mkdir(exist_ok=True)
-            store = cls(path, log, lock, (check.episodes if check else 0) + 1)
-            if check is not None and check.running is not None:
-                store._abort(check)
+            store = cls(path, log, lock, n)
+            if recovery is not None:
+                store.recovered = (n, close_interrupted(path, log, *recovery))
+                store.episode += 1
         except BaseException:
             lock.release()
             raise
         return store
-
-    def _abort(self, check: WorldCheck) -> None:
-        """Close the interrupted episode as aborted: write its summary, anchor it."""
-        running = check.running or {}
-        n, first, last = self.episode, int(running["first_commit"]), check.commits
-        commits = check.commit_list[first - 1:last]
-        summary = {"episode": n, "status": "aborted", "phases": running.get("phases", []),
-                   "reason": "the episode's process ended before it closed; its trace was not written",
-                   "first_commit": first, "last_commit": last, "commits": [c["seq"] for c in commits],
-                   "state_digest": check.state_digest, "event_digest": check.event_digest}
-        name = write_new(episodes_dir(self.path) / f"episode-{n:04d}.json",
-                         json.dumps(summary, indent=1, sort_keys=True).encode())
-        self.log.anchor({"episode": n, "status": "aborted", "first_commit": first, "last_commit": last,
-                         "commit_head": check.event_digest if last else GENESIS,
-                         "state_digest": check.state_digest, "files": {name: _digest(self.path, name)}})
-        self.recovered, self.episode = n, n + 1
 
     def begin(self, first_commit: int, phases: list[str]) -> None:
         """Mark the episode about to play as running (closed as aborted on a later open if it never closes)."""

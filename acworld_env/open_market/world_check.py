@@ -175,8 +175,12 @@ def _unanchored_files(check: WorldCheck, path: Path) -> None:
     folder = episodes_dir(path)
     if not folder.is_dir():
         return
-    stray = sorted(p.name for p in folder.iterdir() if (m := EPISODE_FILE.fullmatch(p.name))
-                   and int(m.group(1)) > check.episodes)
+    numbered = [(int(m.group(1)), p.name) for p in folder.iterdir() if (m := EPISODE_FILE.fullmatch(p.name))]
+    running = check.running["episode"] if check.running else None
+    if any(n == running for n, _ in numbered):
+        check.notes.append(f"episode {running}'s files exist without their anchor (its process ended while closing "
+                           "it); the next open checks and anchors them")
+    stray = sorted(name for n, name in numbered if n > check.episodes and n != running)
     if stray:
         check.problems.append(f"{', '.join(stray)}: episode file(s) not anchored in the World, which holds "
                               f"{check.episodes} episode(s)")

@@ -18,6 +18,7 @@ holds what makes every score of every episode checkable:
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,18 @@ TABLE = "open_market_episodes"
 
 class WorldFileError(AcworldError, RuntimeError):
     """A persistent World that cannot be opened as it is: truncated, shortened, edited or unanchored."""
+
+
+def write_new(path: Path, data: bytes) -> str:
+    """Create ``path`` holding ``data`` (never over an existing file), flushed to disk; return its name."""
+    try:
+        with open(path, "xb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+    except FileExistsError:
+        raise WorldFileError(f"{path} already exists: an episode file is never overwritten") from None
+    return path.name
 
 
 def genesis(config: dict[str, int], initial_state: dict) -> str:

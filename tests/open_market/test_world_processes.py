@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 import acworld_env
 from acworld_env.cli import app
 from acworld_env.open_market import WorldFileError, WorldInUseError, verify_world
+from acworld_env.open_market.agents import play, truthful
 from acworld_env.world import chain, reconstruct
 from acworld_env.world.transition import transition
 
@@ -147,3 +148,56 @@ def test_two_envs_of_one_process_cannot_share_a_world(tmp_path: Path) -> None:
     second.close()
     assert verify_world(path).ok
     assert not Path(f"{path}.lock").exists()
+
+
+def _interrupted_close(path: Path, monkeypatch: pytest.MonkeyPatch, where: str) -> None:
+    """Play one episode whose close stops ``where`` (as a killed process would), in this process."""
+    from acworld_env.open_market import persistence, world_log
+
+    def stop(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt("stopped while closing")
+
+    if where == "before_anchor":
+        monkeypatch.setattr(world_log.MarketLog, "anchor", stop)
+    else:  # after the trace file, before the summary
+        real = persistence.write_new
+        monkeypatch.setattr(persistence, "write_new", lambda p, d: real(p, d) if p.suffix == ".jsonl" else stop())
+    env = acworld_env.make("market-v1", buyers=2, merchants=2, seed=3, world=path)
+    with pytest.raises(KeyboardInterrupt):
+        play(env, truthful)
+    monkeypatch.undo()
+    assert verify_world(path).ok and "without their anchor" in verify_world(path).notes[-1]
+
+
+def test_a_close_stopped_after_its_files_is_anchored_as_the_closed_episode(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "market.sqlite"
+    _interrupted_close(path, monkeypatch, "before_anchor")
+    assert _run(path, "episode").returncode == 0
+    check = verify_world(path)
+    assert check.ok and check.episodes == 2 and check.aborted == [] and not check.notes, check.problems
+
+
+def test_a_close_stopped_between_its_files_keeps_the_trace_beside_an_aborted_summary(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "market.sqlite"
+    _interrupted_close(path, monkeypatch, "between_files")
+    trace = (tmp_path / "market.sqlite.episodes" / "episode-0001.jsonl").read_bytes()
+    assert _run(path, "episode").returncode == 0
+    check = verify_world(path)
+    assert check.ok and check.aborted == [1], check.problems
+    assert (tmp_path / "market.sqlite.episodes" / "episode-0001.jsonl").read_bytes() == trace
+    assert set(check.records[0]["body"]["files"]) == {"episode-0001.json", "episode-0001.jsonl"}
+
+
+def test_a_foreign_file_in_an_interrupted_episodes_place_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "market.sqlite"
+    holder = _start(path, "crash")
+    holder.kill()
+    holder.wait(timeout=30)
+    planted = tmp_path / "market.sqlite.episodes" / "episode-0001.json"
+    planted.write_text('{"status": "closed", "scores": {"buyer_0000": 1.0}}')
+    kept = {p: p.read_bytes() for p in (path, Path(f"{path}-wal"), planted)}
+    with pytest.raises(WorldFileError, match="episode-0001.json is not episode 1's"):
+        acworld_env.make("market-v1", buyers=2, merchants=2, seed=3, world=path).reset()
+    assert {p: p.read_bytes() for p in kept} == kept
