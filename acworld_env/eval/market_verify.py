@@ -25,6 +25,9 @@ def verify_world_file(path: Path) -> int:
         return 2
     for problem in check.problems:
         console.print(f"FAIL     {path}: {problem}", markup=False)
+    if not check.readable:  # a World once (its episodes folder is there), unreadable now
+        console.print(f"FAIL     {path}  not readable as a World beside {episodes_dir(path)}", markup=False)
+        return 1
     for note in check.notes:
         console.print(f"note     {path}: {note}", markup=False)
     status = "ok      " if check.ok else "FAIL    "
