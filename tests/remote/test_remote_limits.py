@@ -16,7 +16,13 @@ import pytest
 from conftest import bearer
 
 from acworld_env.remote import Host
-from acworld_env.remote.probes import ServerProcess, growth_kb, latencies_during, percentile, send_body
+from acworld_env.remote.probes import (
+    ServerProcess,
+    growth_kb,
+    latencies_during,
+    percentile,
+    send_body,
+)
 
 pytestmark = pytest.mark.timeout(300)
 ADMIN = "limits-admin-credential-0123456"
@@ -109,19 +115,20 @@ def test_huge_numbers_are_a_422_naming_the_field(server: tuple[str, Host], tasks
     eid, cred = started["episode_id"], bearer(started["credentials"][task.actor])
     market = host.episodes[eid].env.episode.market
     before = len(market.trace.records)
-    action = '{"kind": "propose_offer", "to": "merchant_0", "listing_id": "L-x", "unit_price": %s}'
-    cases = [
-        (f"/v1/episodes/{eid}/actions", '{"action": %s}' % (action % HUGE), cred, "action.unit_price"),
-        (f"/v1/episodes/{eid}/actions", '{"action": {"kind": "get_balance"}, "seen": -%s}' % HUGE, cred, "seen"),
-        (f"/v1/episodes/{eid}/actions", '{"action": %s}' % (action % "NaN"), cred, "action.unit_price"),
-        (f"/v1/episodes/{eid}/actions", '{"action": %s}' % (action % "1e999"), cred, "action.unit_price"),
-        ("/v1/episodes", '{"split": "generated", "seed": %s}' % HUGE, {}, "seed"),
-        ("/v1/episodes", '{"task_id": "%s", "episode_seed": %s}' % (task.task_id, HUGE), {}, "episode_seed"),
-        ("/v1/envs", '{"tasks": [{"task_id": "a"}, {"max_steps": %s}]}' % HUGE, {}, "tasks[1].max_steps"),
-        (f"/v1/envs/{started['env_id']}/reset", '{"seed": %s}' % HUGE, bearer(started["env_token"]), "seed"),
+    action = '{"action": {"kind": "propose_offer", "to": "merchant_0", "listing_id": "L-x", "unit_price": @}}'
+    acts, env_cred = f"/v1/episodes/{eid}/actions", bearer(started["env_token"])
+    cases = [  # (path, body with @ for the number, headers, the field the refusal must name)
+        (acts, action, cred, "action.unit_price", HUGE),
+        (acts, '{"action": {"kind": "get_balance"}, "seen": -@}', cred, "seen", HUGE),
+        (acts, action, cred, "action.unit_price", "NaN"),
+        (acts, action, cred, "action.unit_price", "1e999"),
+        ("/v1/episodes", '{"split": "generated", "seed": @}', {}, "seed", HUGE),
+        ("/v1/episodes", '{"task_id": "' + task.task_id + '", "episode_seed": @}', {}, "episode_seed", HUGE),
+        ("/v1/envs", '{"tasks": [{"task_id": "a"}, {"max_steps": @}]}', {}, "tasks[1].max_steps", HUGE),
+        (f"/v1/envs/{started['env_id']}/reset", '{"seed": @}', env_cred, "seed", HUGE),
     ]
-    for path, content, headers, field in cases:
-        resp = _status(url, path, content, headers)
+    for path, content, headers, field, number in cases:
+        resp = _status(url, path, content.replace("@", number), headers)
         assert resp.status_code == 422, (field, resp.status_code, resp.text[:300])
         error = resp.json()["error"]
         assert error["code"] == "bad_request" and error["message"].startswith(f"{field}: "), (field, error)
