@@ -4,9 +4,9 @@ It reads the listings the task names and never works out what was asked: whereve
 wants a figure or a claim it states every figure of the record it read, each in every unit of
 its dimension, and every text fact the record holds (material, the features it has). A buyer's
 answer carries one field per figure and unit; a listing update sets every spec claim to the
-full list of units plus every fact; a reply to a buyer recites the whole record. In a verdict
-task it files as backed every claim whose topic the record covers. Everything it says is true;
-it is the rubric's job to pay only for the figure asked, in the unit asked, on the fields named.
+full list of units plus every fact; a reply to a buyer recites the whole record. It judges
+nothing (no verdict lists, no comparisons): it only recites. Everything it says is true; it is
+the rubric's job to pay only for the figure asked, in the unit asked, on the fields named.
 """
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ class SprayEveryFact(_Script):
         """Answer, publish or reply with the whole record."""
         m, views = obs["mandate"], self.views(obs)
         if obs["role"] == "buyer":
-            return self._answer(m, views)
+            return self._answer(views)
         own = self.seen.get(m.get("listing", ""), {})
         if self.question is not None:
             return self.reply(spray_text(own))
@@ -75,18 +75,10 @@ class SprayEveryFact(_Script):
         return [{"kind": "update_listing", "listing_id": m["listing"], "claims": spray_claims(own)}, _FINISH]
 
     @staticmethod
-    def _answer(m: dict, views: list[dict]) -> list[dict]:
-        """A buyer's answer: one field per figure and unit of the first record read, or verdicts by topic."""
-        read = [v["listing_id"] for v in views]
+    def _answer(views: list[dict]) -> list[dict]:
+        """A buyer's answer: the first record read, one field per figure and unit, and its text facts."""
         record = next((v for v in views if figures(v)), views[0] if views else {})
-        fields = [f for f in m.get("answer_fields", []) if f != "listing_id"]
-        if "supported" in fields:
-            topics = set(figures(record)) | set(record.get("attributes") or {})
-            claims = sorted(record.get("claims") or {})
-            on = [c for c in claims if key_unit(c)[0] in topics]
-            return _answer({"listing_id": record.get("listing_id"), "supported": on,
-                            "unsupported": [c for c in claims if c not in on]}, read)
         out: dict[str, Any] = {"listing_id": record.get("listing_id")}
         for stem, fig in figures(record).items():
             out.update({f"{stem}_{u}": text for u, text in every_unit(fig).items()})
-        return _answer(out, read)
+        return _answer({**out, **text_facts(record)}, [v["listing_id"] for v in views])
