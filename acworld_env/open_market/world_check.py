@@ -96,7 +96,7 @@ def inspect_world(world: str | Path) -> WorldCheck:
             log.close()
     except (AcworldError, OSError, ValueError) as exc:
         return _unreadable(check, f"unreadable World (truncated or not a World): {exc}")
-    if meta["initial_state"] is None or meta[META_KEY] is None:
+    if not isinstance(meta["initial_state"], dict) or not isinstance(meta[META_KEY], dict):
         return _unreadable(check, "not an open-market World (no market configuration or initial state)")
     check.config, check.records, check.commit_list = meta[META_KEY], records, commits
     root = genesis(meta[META_KEY], meta["initial_state"])
@@ -105,8 +105,9 @@ def inspect_world(world: str | Path) -> WorldCheck:
                               "was created with (genesis digest)")
     try:
         rebuilt = reconstruct(meta["initial_state"], commits, validations)
-    except ReplayError as exc:
-        check.problems.append(f"reconstruction failed: {exc}")
+    except (ReplayError, KeyError, TypeError, ValueError) as exc:  # a rehashed commit can hold anything
+        check.problems.append(f"reconstruction failed: {exc!r}" if not isinstance(exc, ReplayError)
+                              else f"reconstruction failed: {exc}")
         return check
     check.commits, check.state_digest, check.event_digest = rebuilt.commits, rebuilt.state_digest, rebuilt.event_digest
     head = meta[HEAD_KEY] or {}
