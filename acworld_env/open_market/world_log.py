@@ -101,9 +101,12 @@ class MarketLog(CommitLog):
         out = []
         for n, body, prev, digest in rows:
             try:
-                out.append({"n": n, "body": json.loads(body), "prev_hash": prev, "hash": digest})
-            except ValueError as exc:
-                raise WorldFileError(f"{self.path}: episode record {n} is not valid JSON") from exc
+                value = json.loads(body)
+            except (TypeError, ValueError):
+                value = None
+            if not isinstance(value, dict):
+                raise WorldFileError(f"{self.path}: episode record {n} is not a JSON object")
+            out.append({"n": n, "body": value, "prev_hash": prev, "hash": digest})
         return out
 
     def root(self) -> str:
