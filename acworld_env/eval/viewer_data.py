@@ -16,8 +16,8 @@ import copy
 from pathlib import Path
 from typing import Any
 
-from ..scoring.saved_run import InvalidRun, load_run
 from ..scoring.kinds import CRITICAL
+from ..scoring.saved_run import InvalidRun, load_run
 from ..scoring.score import score_trace
 from ..transcript import describe_action
 from ..world.transition import apply_delta
