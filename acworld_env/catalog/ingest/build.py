@@ -36,6 +36,7 @@ from ..records import ListingRow, NormalizedProduct, Normalizer, SourceProduct
 from ..textutil import slug
 from ..writer import CatalogWriter
 from .report import MAX_DROP_NOTES, BuildReport, Drop, FileReport, SourceError
+from .shallow import MAX_DEPTH, holds_cut, loads_shallow
 from .shopify import ShapeError, is_product, product_groups, read_product, shape_of
 from .tabular import RowError, normalise_columns, read_row
 
@@ -115,6 +116,15 @@ def _why(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text[:200]}" if text else type(exc).__name__
 
 
+def _load_json(text: str) -> Any:
+    """A whole JSON document; one nested too deeply for Python's reader is read again with its too-deep
+    parts cut out (:mod:`.shallow`), so only the records holding them are lost, each counted."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        return loads_shallow(text)
+
+
 class _Reader:
     """Reads one file into source products (per-file state). A record that cannot be read
     is a drop with its position; only a file that cannot be read at all raises."""
@@ -130,6 +140,11 @@ class _Reader:
         self._shapes: Counter[str] = Counter()
 
     def _shopify(self, p: Any, merchant: str, origin: str) -> None:
+        if holds_cut(p):
+            n = len(p["variants"]) if is_product(p) else 1
+            self.report.drop("bad_record", origin, f"cannot read the product (nested more than {MAX_DEPTH} "
+                             "levels deep)", n=max(1, n), error=True)
+            return
         if not is_product(p):
             self.report.drop("bad_record", origin, "not a Shopify product (an object with a 'variants' list)")
             return
@@ -165,7 +180,7 @@ class _Reader:
 
     def _json(self, text: str) -> None:
         try:
-            doc = json.loads(text)
+            doc = _load_json(text)
         except json.JSONDecodeError as exc:
             raise _FileError(SourceError(self.label, f"line {exc.lineno} column {exc.colno} (char {exc.pos})",
                                          f"invalid or truncated JSON: {exc.msg}")) from None
@@ -174,7 +189,8 @@ class _Reader:
         try:
             groups = product_groups(doc)
         except ShapeError as exc:
-            raise _FileError(SourceError(self.label, "", str(exc))) from None
+            cut = f"unreadable JSON: nested more than {MAX_DEPTH} levels deep; " if holds_cut(doc) else ""
+            raise _FileError(SourceError(self.label, "", cut + str(exc))) from None
         for name, entries in groups:
             merchant = (slug(name) if name is not None else self.merchant) or self.merchant
             for origin, p in entries:
