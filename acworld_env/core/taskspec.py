@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import weakref
 from typing import Any, Literal
 
 from pydantic import (
@@ -33,6 +34,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from .errors import AcworldError
+from .task_checks import data_problem
 
 Stage = Literal["Search", "Evidence", "Decision", "Validation", "World effect"]
 LossGroup = Literal["Evidence", "Choice", "Execution", "Authority"]
@@ -78,12 +80,14 @@ class MutationSpec(_Frozen):
 
 
 class TaskError(AcworldError, ValueError):
-    """A task names something that does not exist or lacks a field; says which task and which field."""
+    """A task that cannot be used: names the task, the field path and what is wrong (and, when it was
+    read from a file, where: ``source``, e.g. ``tasks.jsonl: line 3``). The one error of bad tasks,
+    raised when a task is read or made (``make``, ``reset``), never in the middle of an episode."""
 
-    def __init__(self, task_id: str | None, field: str, message: str) -> None:
-        self.task_id, self.field = task_id, field
+    def __init__(self, task_id: str | None, field: str, message: str, *, source: str = "") -> None:
+        self.task_id, self.field, self.reason, self.source = task_id, field, message, source
         who = f"task {task_id!r}" if task_id else "task (no task_id)"
-        super().__init__(f"{who}: {field}: {message}")
+        super().__init__(f"{source + ': ' if source else ''}{who}: {field}: {message}")
 
 
 def field_path(loc: tuple[int | str, ...]) -> str:
@@ -103,7 +107,8 @@ def _named(data: Any, exc: ValidationError) -> PydanticCustomError:
     text = str(TaskError(task_id, *problems[0]))
     if len(problems) > 1:
         text += "; " + "; ".join(f"{f}: {m}" for f, m in problems[1:])
-    return PydanticCustomError("task_spec", "{text}", {"text": text})
+    return PydanticCustomError("task_spec", "{text}", {"text": text, "task_id": task_id, "field": problems[0][0],
+                                                      "message": problems[0][1]})
 
 
 SAFE_TASK_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]{0,127}(/[A-Za-z0-9][A-Za-z0-9_.+-]{0,127}){0,15}")
@@ -114,9 +119,19 @@ none holding ``__`` (run folders join segments with ``__``): an id is never a pa
 def unsafe_task_id(task_id: object) -> str | None:
     """Why ``task_id`` is not a safe task id, or ``None`` when it is."""
     if not isinstance(task_id, str) or not SAFE_TASK_ID.fullmatch(task_id) or "__" in task_id:
-        return (f"task id {task_id!r} is not safe to use as a folder name (allowed: segments of letters, "
+        return (f"task id {task_id!r:.80} is not safe to use as a folder name (allowed: segments of letters, "
                 "digits, '_', '.', '+', '-' separated by '/', none starting with '.', no '__')")
     return None
+
+
+def task_dir_name(task_id: object) -> str:
+    """The one way to turn a task id into a folder name (``a/b`` -> ``a__b``): a single path segment that
+    never climbs out of the folder it is joined to. An unsafe id (``..``, ``/abs``, ``a\\b``, a model
+    copied past validation) raises :class:`TaskError`."""
+    problem = unsafe_task_id(task_id)
+    if problem:
+        raise TaskError(task_id if isinstance(task_id, str) else None, "task_id", problem)
+    return str(task_id).replace("/", "__")
 
 
 class TaskSpec(_Frozen):
@@ -172,6 +187,12 @@ class TaskSpec(_Frozen):
                 raise
             raise _named(data, exc) from None
 
+    def model_copy(self, *, update: Any = None, deep: bool = False) -> TaskSpec:
+        """A copy; a new ``task_id`` in ``update`` is checked like a validated one (:class:`TaskError`)."""
+        if update and "task_id" in update:
+            task_dir_name(update["task_id"])
+        return super().model_copy(update=update, deep=deep)
+
     @classmethod
     def model_validate(cls, obj: Any, *args: Any, **kwargs: Any) -> TaskSpec:  # type: ignore[override]
         """A task from a dict (e.g. one a user wrote), with its references checked."""
@@ -180,15 +201,39 @@ class TaskSpec(_Frozen):
     @classmethod
     def model_validate_json(cls, json_data: Any, *args: Any, **kwargs: Any) -> TaskSpec:  # type: ignore[override]
         """A task from JSON text (a task file, a suite line), with its references checked."""
-        return _referenced(super().model_validate_json(json_data, *args, **kwargs))
+        return _referenced(super().model_validate_json(json_data, *args, **kwargs), numbers=_maybe_out_of_range(json_data))
 
 
-def _referenced(task: TaskSpec) -> TaskSpec:
+_DIGITS_AS_ZERO = bytes.maketrans(b"123456789", b"000000000")
+_OUT_OF_RANGE_SHAPES = (b"0" * 16, *(b"0" + e + s + b"000" for e in (b"e", b"E") for s in (b"", b"+", b"-")))
+"""What an out-of-range number needs in JSON text (digits read as ``0``): 16 digits in a row, or a digit
+and a 3-digit exponent."""
+
+
+def _maybe_out_of_range(json_data: Any) -> bool:
+    """False when JSON text cannot hold a number out of range: the walk over every value is then skipped
+    (a quick byte scan; the frozen suites are read this way). True also for anything but text."""
+    if isinstance(json_data, str):
+        json_data = json_data.encode("utf-8", "surrogatepass")
+    if not isinstance(json_data, bytes | bytearray):
+        return True
+    digits = bytes(json_data).translate(_DIGITS_AS_ZERO)
+    return any(shape in digits for shape in _OUT_OF_RANGE_SHAPES)
+_CHECKED: dict[int, weakref.ref] = {}
+"""Tasks (by identity, while they live) whose references and data passed :func:`first_problem` when read:
+:func:`check_runnable` does not walk them again."""
+
+
+def _referenced(task: TaskSpec, *, numbers: bool = True) -> TaskSpec:
     """``task`` if its internal references hold, else a ``ValidationError`` naming task and field."""
-    problem = first_problem(task)
+    problem = first_problem(task, numbers=numbers)
     if problem is None:
+        key = id(task)
+        _CHECKED[key] = weakref.ref(task, lambda _ref: _CHECKED.pop(key, None))
         return task
-    error = PydanticCustomError("task_reference", "{text}", {"text": str(TaskError(task.task_id, *problem))})
+    error = PydanticCustomError("task_reference", "{text}", {"text": str(TaskError(task.task_id, *problem)),
+                                                             "task_id": task.task_id, "field": problem[0],
+                                                             "message": problem[1]})
     raise ValidationError.from_exception_data("TaskSpec", [{"type": error, "loc": (), "input": None}],
                                               hide_input=True)
 
@@ -314,15 +359,20 @@ def _structure_problem(task: TaskSpec) -> Problem | None:
     return None
 
 
-def first_problem(task: TaskSpec) -> Problem | None:
-    """The first broken internal reference of ``task`` as ``(field, message)``, or None."""
-    return _actor_problem(task) or _structure_problem(task) or _listing_problem(task)
+def first_problem(task: TaskSpec, *, numbers: bool = True) -> Problem | None:
+    """The first broken internal reference or unusable value of ``task`` as ``(field, message)``, or None
+    (references, then the free-form data: :func:`~acworld_env.core.task_checks.data_problem`;
+    ``numbers=False`` skips the range check of every number, for JSON text known to hold none out of range)."""
+    return (_actor_problem(task) or _structure_problem(task) or _listing_problem(task)
+            or data_problem(task, numbers=numbers))
 
 
 def check_runnable(task: TaskSpec, *, kinds: Any) -> None:
     """Raise :class:`TaskError` for a broken internal reference, or a predicate kind not among
     ``kinds`` (the scoring registry): what an episode checks before it starts."""
-    problem = first_problem(task)
+    task_dir_name(task.task_id)  # a model copied or constructed past validation
+    known = _CHECKED.get(id(task))
+    problem = None if known is not None and known() is task else first_problem(task)
     if problem is not None:
         raise TaskError(task.task_id, *problem)
     for i, p in enumerate(task.predicates):

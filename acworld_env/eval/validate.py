@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ..artifacts import verify_run
 from ..policies.make import make_policy
-from ..tasks.spec import TaskSpec
+from ..tasks.spec import TaskSpec, task_dir_name
 from .rollout import run_episode
 
 
@@ -35,14 +35,17 @@ def _rescore_identical(run_dir: Path) -> bool:
 
 
 def validate_tasks(tasks: list[TaskSpec], *, workdir: Path | None = None) -> dict[str, FamilyReport]:
-    """Run every reference and mutation of ``tasks`` and check them; reports by family."""
+    """Run every reference and mutation of ``tasks`` and check them; reports by family.
+
+    Each task's runs go to a folder named by :func:`~acworld_env.core.taskspec.task_dir_name`; a task id
+    that could climb out of ``workdir`` (``..``, ``/abs``) raises ``TaskError`` before anything is written."""
     reports: dict[str, FamilyReport] = defaultdict(FamilyReport)
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(workdir or tmp)
         for task in tasks:
             rep = reports[task.family]
             rep.tasks += 1
-            base = root / task.task_id.replace("/", "__")
+            base = root / task_dir_name(task.task_id)
             ref = run_episode(task, make_policy(task.reference), out_dir=base / "reference")
             if ref.score.full_credit and ref.score.score == 1.0:
                 rep.references_full += 1

@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import AcworldError
-from ..core.taskspec import task_hash
+from ..core.task_load import task_from_json
+from ..core.taskspec import TaskError, task_hash
 from .spec import TaskSpec
 
 
@@ -39,10 +40,9 @@ def read_suite_file(path: str | Path) -> list[TaskSpec]:
         if not line.strip():
             continue
         try:
-            tasks.append(TaskSpec.model_validate_json(line))
-        except ValueError as exc:
-            first = str(exc).splitlines()[0]
-            raise AnchorError(f"{p}: line {lineno}: not a task spec ({first})") from None
+            tasks.append(task_from_json(line, source=f"{p}: line {lineno}: not a task spec"))
+        except TaskError as exc:
+            raise AnchorError(str(exc)) from None
     return tasks
 
 

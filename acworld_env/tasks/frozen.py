@@ -7,6 +7,7 @@ import threading
 from importlib import resources
 from pathlib import Path
 
+from ..core.task_load import task_from_json
 from .spec import TaskSpec
 
 
@@ -47,12 +48,7 @@ def load_frozen(suite: str) -> list[TaskSpec]:
 
 
 def _read_tasks(path: Path) -> list[TaskSpec]:
-    """Every task spec of a JSONL file, with the line of the first one that does not validate."""
-    out = []
-    for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if line.strip():
-            try:
-                out.append(TaskSpec.model_validate_json(line))
-            except ValueError as exc:
-                raise ValueError(f"{path}: line {lineno}: not a task spec ({exc})") from exc
-    return out
+    """Every task spec of a JSONL file; a line that does not validate is a
+    :class:`~acworld_env.core.taskspec.TaskError` naming the file, line, task and field."""
+    return [task_from_json(line, source=f"{path}: line {lineno}: not a task spec")
+            for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1) if line.strip()]
