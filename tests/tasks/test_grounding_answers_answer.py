@@ -31,14 +31,17 @@ FROZEN = build(0, frozen=True)
 
 
 def _task(capability: str, n: int = 1) -> TaskSpec:
+    """The n-th frozen task of a capability."""
     return next(t for t in FROZEN if t.capability == capability and t.task_id.endswith(f"/{n:02d}"))
 
 
 def _params(task: TaskSpec, pid: str) -> dict:
+    """A predicate's params."""
     return next(p.params for p in task.predicates if p.id == pid)
 
 
 def _credits(task: TaskSpec, plan: list[dict]) -> dict[str, float]:
+    """Predicate credits of a plan replayed on the task."""
     return run_episode(task, make_policy(PolicyRef(name="grounded_plan", params={"plan": plan}))).score.credits
 
 
@@ -51,6 +54,7 @@ def _record(task: TaskSpec, pid: str) -> dict[str, tuple[float, str]]:
 
 
 def _reply(text: str) -> dict:
+    """An answer to the waiting question."""
     return {"kind": "answer_question", "in_reply_to": "$question", "text": text}
 
 
