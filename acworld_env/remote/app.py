@@ -40,6 +40,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import PlainTextResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..observe import render_text
 from ..vcp import openai_tools
@@ -106,6 +107,16 @@ def create_app(host: Host | None = None, *, admin_token: str | None = None, bind
         if _body_pending(request):
             headers["Connection"] = "close"  # never read (nor wait for) a refused request's body
         return _json(exc.body(), exc.status, headers)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _no_route(request: Request, exc: StarletteHTTPException) -> Response:
+        if exc.status_code == 404:
+            refusal = RemoteError(404, "unknown_route", f"no route {request.method} {request.url.path[:200]}")
+        elif exc.status_code == 405:
+            refusal = RemoteError(405, "method_not_allowed", f"{request.method} is not allowed on this route")
+        else:
+            refusal = RemoteError(exc.status_code, "http_error", str(exc.detail)[:300])
+        return await _refused(request, refusal)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> Response:

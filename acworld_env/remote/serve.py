@@ -6,6 +6,7 @@ process (tests, the parity gate, the benchmark) and stops it on exit.
 
 from __future__ import annotations
 
+import gc
 import socket
 import threading
 import time
@@ -42,7 +43,12 @@ def serve(*, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, runs_dir: str |
 
     app = create_app(Host(runs_dir=runs_dir, idle_timeout=idle_timeout, catalogs=catalogs),
                      admin_token=admin_token, bind=host)
-    uvicorn.Server(_uvicorn_config(app, host, port, log_level=log_level)).run()
+    config = _uvicorn_config(app, host, port, log_level=log_level)
+    # Everything alive now (modules, classes, the app) lives as long as the server: leave it out of
+    # the collector's full passes, which otherwise scan it all and pause every episode (a split
+    # generated in a worker thread triggers such passes: 190 -> 70 ms measured).
+    gc.freeze()
+    uvicorn.Server(config).run()
 
 
 def free_port(host: str = DEFAULT_HOST) -> int:

@@ -131,3 +131,27 @@ def test_the_mcp_server_keeps_the_same_host_rule(tasks: list[Any]) -> None:
     with ServerThread(app=http_app(episode, "127.0.0.1")) as url:
         resp = httpx.post(f"{url}/mcp", json={}, headers={"Host": "evil.example"}, timeout=30)
         assert resp.status_code == 421 and resp.json()["error"]["code"] == "misdirected_request"
+
+
+def test_unknown_routes_answer_in_the_error_format(server: tuple[str, Host]) -> None:
+    url, _ = server
+    missing = httpx.post(f"{url}/v1/nowhere", content=b"x" * 100_000, timeout=30)
+    assert missing.status_code == 404 and missing.json()["error"]["code"] == "unknown_route"
+    assert missing.headers["connection"] == "close"  # its body was never read
+    wrong = httpx.put(f"{url}/v1/health", timeout=30)
+    assert wrong.status_code == 405 and wrong.json()["error"]["code"] == "method_not_allowed"
+
+
+def test_serve_takes_catalogs_by_name_and_refuses_bad_ones(tmp_path: Any) -> None:
+    from typer.testing import CliRunner
+
+    from acworld_env.cli import app
+
+    offered = ServerCatalogs.from_specs([f"mine={default_catalog_path()}", "large-v1"])
+    assert sorted(offered.names) == ["capability-v1", "large-v1", "mine"]
+    assert offered.resolve("mine", "catalog") == f"file:{default_catalog_path()}"
+    for spec in ["mine", "=x", f"mine={tmp_path / 'none.sqlite'}"]:
+        with pytest.raises(ValueError):
+            ServerCatalogs.from_specs([spec])
+        result = CliRunner().invoke(app, ["serve", "--catalog", spec, "--port", "1"])
+        assert result.exit_code == 2 and "--catalog" in result.output
