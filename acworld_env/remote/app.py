@@ -60,7 +60,14 @@ from .protocol import (
     request_schemas,
 )
 from .records import bearer_of, check_admin, same_secret
-from .views import HOST, Viewer, visible_state, visible_transcript
+from .views import (
+    HOST,
+    Viewer,
+    visible_global_state,
+    visible_info,
+    visible_state,
+    visible_transcript,
+)
 
 log = logging.getLogger(__name__)
 
@@ -153,7 +160,7 @@ def create_app(host: Host | None = None, *, admin_token: str | None = None, bind
         env = ep.env
         roles = {a: env.task.initial_state["actors"][a]["role"] for a in env.agents} if env.task else {}
         return {**extra, "episode_id": ep.episode_id, "credentials": ep.credentials, "roles": roles,
-                "state": host.snapshot(ep, observe=True)}  # to the env's creator: the host's view
+                "state": visible_state(host.snapshot(ep, observe=True), HOST)}  # to the env's creator
 
     async def config_of(request: Request, model: type[EnvConfig]) -> dict[str, Any]:
         data = parse_model(model, parse_json(await read_body(request, MAX_CONFIG_BYTES)))
@@ -242,7 +249,7 @@ def create_app(host: Host | None = None, *, admin_token: str | None = None, bind
     async def result(episode_id: str, request: Request) -> Response:
         """Your last action's result (validation), and the episode summary once it has ended."""
         ep, actor = actor_of(episode_id, request)
-        info = ep.env.infos.get(actor) or {}
+        info = visible_info(ep.env.infos, actor).get(actor) or {}
         return _json({"actor": actor, "status": ep.status, "validation": info.get("validation"),
                       "score": info.get("score"), "summary": ep.summary})
 
@@ -256,10 +263,11 @@ def create_app(host: Host | None = None, *, admin_token: str | None = None, bind
     async def global_state(episode_id: str, request: Request) -> Response:
         """The env's ``state()`` vector (for centralised critics: every actor's balance and inbox), host only."""
         ep, viewer = viewer_of(episode_id, request)
-        if viewer is not HOST:
+        vector = visible_global_state(ep.env, viewer)
+        if vector is None:
             raise RemoteError(403, "host_only", "the global state holds every actor's figures; "
                                                 "it needs the env's (or the admin) credential")
-        return _json({"state": [float(x) for x in ep.env.state()]})
+        return _json({"state": vector})
 
     @app.get(f"{API_PREFIX}/episodes/{{episode_id}}/transcript", response_class=PlainTextResponse)
     async def transcript(episode_id: str, request: Request) -> str:

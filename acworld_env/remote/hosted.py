@@ -267,7 +267,8 @@ class Host:
             return {**reply, "replayed": False}
 
     def snapshot(self, ep: HostedEpisode, *, observe: bool = False) -> dict[str, Any]:
-        """The AEC state of the episode (what a client env mirrors)."""
+        """The AEC state of the episode, every agent's entries (the host's view; a transport serves
+        :func:`~acworld_env.remote.views.visible_state` of it for its caller's credential)."""
         env = ep.env
         out: dict[str, Any] = {
             "episode_id": ep.episode_id, "status": ep.status, "task_id": env.task.task_id if env.task else None,

@@ -42,6 +42,11 @@ def visible_info(infos: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
     return dict(infos) if viewer is HOST else {a: v for a, v in infos.items() if a == viewer}
 
 
+def visible_global_state(env: Any, viewer: Viewer) -> list[float] | None:
+    """The env's ``state()`` vector for the host; None for an actor (it holds every actor's balance and inbox)."""
+    return [float(x) for x in env.state()] if viewer is HOST else None
+
+
 def visible_transcript(market: Any, viewer: Viewer) -> list[str]:
     """The transcript lines of ``market``'s trace that ``viewer`` may read."""
     if market is None:
