@@ -9,7 +9,7 @@ problem as ``(field path, message)``, or None.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from .predicate_params import REQUIRED_PARAMS, Need
@@ -157,6 +157,20 @@ def params_problem(task: TaskSpec) -> Problem | None:
             if "table" in p.params and (not isinstance(table, str) or table not in task.initial_state):
                 tables = ", ".join(sorted(k for k in task.initial_state if k != "meta"))
                 return f"{base}[{i}].params.table", f"no World table {table!r} (tables: {tables})"
+    return None
+
+
+LATER_CHECKS: list[Callable[[Any], Problem | None]] = []
+"""Checks that need a registry of a higher layer (the World's event types): that layer appends them, and
+:func:`~acworld_env.core.taskspec.check_runnable` runs them before an episode starts."""
+
+
+def later_problem(task: TaskSpec) -> Problem | None:
+    """The first problem one of :data:`LATER_CHECKS` finds, or None."""
+    for check in LATER_CHECKS:
+        problem = check(task)
+        if problem is not None:
+            return problem
     return None
 
 

@@ -34,7 +34,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from .errors import AcworldError
-from .task_checks import data_problem
+from .task_checks import data_problem, later_problem
 
 Stage = Literal["Search", "Evidence", "Decision", "Validation", "World effect"]
 LossGroup = Literal["Evidence", "Choice", "Execution", "Authority"]
@@ -372,7 +372,7 @@ def check_runnable(task: TaskSpec, *, kinds: Any) -> None:
     ``kinds`` (the scoring registry): what an episode checks before it starts."""
     task_dir_name(task.task_id)  # a model copied or constructed past validation
     known = _CHECKED.get(id(task))
-    problem = None if known is not None and known() is task else first_problem(task)
+    problem = (None if known is not None and known() is task else first_problem(task)) or later_problem(task)
     if problem is not None:
         raise TaskError(task.task_id, *problem)
     for i, p in enumerate(task.predicates):

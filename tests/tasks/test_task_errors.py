@@ -121,6 +121,12 @@ def test_a_task_dict_fails_when_read_naming_task_and_field(field: str, edit: Any
         TaskSpec.model_validate(_demo(edit))
 
 
+def test_a_scheduled_event_of_no_world_type_fails_at_make_or_reset() -> None:
+    task = DEMO.model_copy(update={"schedule": [{"round": 1, "id": "e1", "events": [{"type": "bogus"}]}]})
+    error = _start(task)
+    assert (error.field, error.reason) == ("schedule[0].events[0].type", "no World event type 'bogus'")
+
+
 def _jsonl(tmp_path: Path, *lines: str) -> Path:
     path = tmp_path / "tasks.jsonl"
     path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
