@@ -116,13 +116,14 @@ def _why(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text[:200]}" if text else type(exc).__name__
 
 
-def _load_json(text: str) -> Any:
-    """A whole JSON document; one nested too deeply for Python's reader is read again with its too-deep
-    parts cut out (:mod:`.shallow`), so only the records holding them are lost, each counted."""
+def _load_json(text: str) -> tuple[Any, bool]:
+    """A whole JSON document, and whether parts of it were cut: one nested too deeply for Python's reader
+    is read again with its too-deep parts cut out (:mod:`.shallow`), so only the records holding them are
+    lost, each counted."""
     try:
-        return json.loads(text)
+        return json.loads(text), False
     except RecursionError:
-        return loads_shallow(text)
+        return loads_shallow(text), True
 
 
 class _Reader:
@@ -138,9 +139,11 @@ class _Reader:
         self.inactive = 0
         self._groups: dict[tuple[str, str], SourceProduct] = {}
         self._shapes: Counter[str] = Counter()
+        self._cut = False
+        """Whether the JSON document was read with too-deep parts cut out (records holding one are dropped)."""
 
     def _shopify(self, p: Any, merchant: str, origin: str) -> None:
-        if holds_cut(p):
+        if self._cut and holds_cut(p):
             n = len(p["variants"]) if is_product(p) else 1
             self.report.drop("bad_record", origin, f"cannot read the product (nested more than {MAX_DEPTH} "
                              "levels deep)", n=max(1, n), error=True)
@@ -180,7 +183,7 @@ class _Reader:
 
     def _json(self, text: str) -> None:
         try:
-            doc = _load_json(text)
+            doc, self._cut = _load_json(text)
         except json.JSONDecodeError as exc:
             raise _FileError(SourceError(self.label, f"line {exc.lineno} column {exc.colno} (char {exc.pos})",
                                          f"invalid or truncated JSON: {exc.msg}")) from None
@@ -189,7 +192,7 @@ class _Reader:
         try:
             groups = product_groups(doc)
         except ShapeError as exc:
-            cut = f"unreadable JSON: nested more than {MAX_DEPTH} levels deep; " if holds_cut(doc) else ""
+            cut = f"unreadable JSON: nested more than {MAX_DEPTH} levels deep; " if self._cut else ""
             raise _FileError(SourceError(self.label, "", cut + str(exc))) from None
         for name, entries in groups:
             merchant = (slug(name) if name is not None else self.merchant) or self.merchant
