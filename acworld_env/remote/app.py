@@ -66,6 +66,7 @@ from .views import (
     visible_global_state,
     visible_info,
     visible_state,
+    visible_summary,
     visible_transcript,
 )
 
@@ -210,7 +211,7 @@ def create_app(host: Host | None = None, *, admin_token: str | None = None, bind
         """The episode's AEC state (as the credential may see it), status and refused requests."""
         ep, viewer = viewer_of(episode_id, request)
         state = visible_state(host.snapshot(ep), viewer)
-        return _json({**state, "reason": ep.reason, "summary": ep.summary, "audit": ep.audit})
+        return _json({**state, "reason": ep.reason, "summary": visible_summary(ep.summary, viewer), "audit": ep.audit})
 
     @app.get(f"{API_PREFIX}/episodes/{{episode_id}}/observation")
     async def observation(episode_id: str, request: Request) -> Response:
@@ -251,13 +252,13 @@ def create_app(host: Host | None = None, *, admin_token: str | None = None, bind
         ep, actor = actor_of(episode_id, request)
         info = visible_info(ep.env.infos, actor).get(actor) or {}
         return _json({"actor": actor, "status": ep.status, "validation": info.get("validation"),
-                      "score": info.get("score"), "summary": ep.summary})
+                      "score": info.get("score"), "summary": visible_summary(ep.summary, actor)})
 
     @app.post(f"{API_PREFIX}/episodes/{{episode_id}}/end")
     async def end(episode_id: str, request: Request) -> Response:
         """End the episode: scored when the evaluated actor is done, else unscored with the reason."""
-        ep, _ = viewer_of(episode_id, request)
-        return _json(host.end(ep))
+        ep, viewer = viewer_of(episode_id, request)
+        return _json(visible_summary(host.end(ep), viewer))
 
     @app.get(f"{API_PREFIX}/episodes/{{episode_id}}/state")
     async def global_state(episode_id: str, request: Request) -> Response:

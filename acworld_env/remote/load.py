@@ -58,6 +58,7 @@ class ReferencePlay:
         self.eid, self.state = started["episode_id"], started["state"]
         self.actor = self.state["agent_selection"]
         self.headers = {"Authorization": f"Bearer {started['credentials'][self.actor]}"}
+        self.host_headers = {"Authorization": f"Bearer {started['env_token']}"}
 
     def next_action(self) -> tuple[str, dict[str, Any], dict[str, str]] | None:
         """``(path, body, headers)`` of the policy's next action, or None when the episode is over for it."""
@@ -78,8 +79,9 @@ class ReferencePlay:
 
     @property
     def end(self) -> tuple[str, dict[str, str]]:
-        """Path and headers of the request that ends the episode."""
-        return f"/episodes/{self.eid}/end", self.headers
+        """Path and headers of the request that ends the episode (as its host: the summary names the
+        run folder's server path, for the caller to verify)."""
+        return f"/episodes/{self.eid}/end", self.host_headers
 
 
 async def play_http(client: Any, task: TaskSpec, *, suite: str = "capability-v1", seed: int = 0,

@@ -21,7 +21,7 @@ from ..vcp.union import TOOLS, tools_for
 from .gates import HostGate, send_error
 from .hosted import Host, HostedEpisode, RemoteError
 from .records import bearer_of, check_admin
-from .views import visible_info, visible_state
+from .views import visible_info, visible_state, visible_summary
 
 OBSERVE_TOOL = "acworld_observe"
 END_TOOL = "acworld_end"
@@ -62,7 +62,7 @@ class MCPEpisode:
         if name == OBSERVE_TOOL:
             return self.observe(), False
         if name == END_TOOL:
-            return self.host.end(self.episode), False
+            return visible_summary(self.host.end(self.episode), self.actor) or {}, False
         if name not in TOOLS or self.role not in TOOLS[name].roles:
             return {"error": f"no tool {name!r} for a {self.role}"}, True
         env = self.episode.env

@@ -11,6 +11,7 @@ through these functions with the viewer its credential names; none decides visib
 
 from __future__ import annotations
 
+from pathlib import PurePath
 from typing import Any
 
 from ..transcript import transcript_for, transcript_lines
@@ -40,6 +41,14 @@ def visible_state(state: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
 def visible_info(infos: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
     """The infos ``viewer`` may read: every agent's for the host, its own for an actor."""
     return dict(infos) if viewer is HOST else {a: v for a, v in infos.items() if a == viewer}
+
+
+def visible_summary(summary: dict[str, Any] | None, viewer: Viewer) -> dict[str, Any] | None:
+    """An ended episode's summary as ``viewer`` may read it: the same outcome for everyone, but the
+    run folder's server path only for the host (an actor gets the folder's name)."""
+    if summary is None or viewer is HOST or not summary.get("run_dir"):
+        return summary
+    return {**summary, "run_dir": PurePath(summary["run_dir"]).name}
 
 
 def visible_global_state(env: Any, viewer: Viewer) -> list[float] | None:

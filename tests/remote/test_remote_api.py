@@ -34,7 +34,7 @@ def test_play_a_task_over_plain_http(http: Any, server: tuple[str, Host], tasks:
     result = http.get(f"/v1/episodes/{eid}/result", headers=bearer(token)).json()
     assert result["validation"]["accepted"] is True and result["summary"] is None
     summary = http.post(f"/v1/episodes/{eid}/end", headers=bearer(token)).json()
-    assert summary["status"] == "scored" and summary["score"] == 1.0 and summary["run_dir"]
+    assert summary["status"] == "scored" and summary["score"] == 1.0 and summary["run_dir"] == eid
     assert http.get(f"/v1/episodes/{eid}/result", headers=bearer(token)).json()["summary"] == summary
 
 

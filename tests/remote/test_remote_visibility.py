@@ -143,3 +143,23 @@ def test_every_credential_is_compared_in_constant_time(http: Any, duel: dict[str
     assert http.post(f"/v1/envs/{env_id}/reset", json={}, headers=bearer("x" * len(env_token))).status_code == 403
     assert env_token.encode() in compared
     assert not same_secret(None, env_token) and not same_secret(env_token, None) and same_secret("é", "é")
+
+
+def test_the_run_folders_server_path_is_for_the_host(http: Any, tasks: list[Any]) -> None:
+    from acworld_env.policies.make import make_policy
+
+    task = tasks[0]
+    started = http.post("/v1/episodes", json={"task_id": task.task_id}).json()
+    eid, token = started["episode_id"], started["credentials"][task.actor]
+    policy = make_policy(task.reference)
+    policy.reset(0)
+    state = started["state"]
+    while not (state["terminations"][task.actor] or state["truncations"][task.actor]):
+        obs = http.get(f"/v1/episodes/{eid}/observation", headers=bearer(token)).json()["raw"]
+        state = _act(http, eid, token, policy.act(obs))
+    mine = http.post(f"/v1/episodes/{eid}/end", headers=bearer(token)).json()
+    host = http.post(f"/v1/episodes/{eid}/end", headers=bearer(started["env_token"])).json()
+    assert mine["status"] == host["status"] == "scored" and mine["trace_digest"] == host["trace_digest"]
+    assert host["run_dir"].endswith(eid) and "/" in host["run_dir"] and mine["run_dir"] == eid
+    status = http.get(f"/v1/episodes/{eid}", headers=bearer(token)).json()
+    assert status["summary"]["run_dir"] == eid
