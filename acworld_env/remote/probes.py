@@ -15,6 +15,7 @@ import json
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -34,8 +35,8 @@ class ServerProcess:
         self.url = f"http://127.0.0.1:{self.port}"
         code = (f"from acworld_env.remote.serve import serve; serve(port={self.port}, log_level='warning', "
                 f"admin_token={token!r})")
-        self.proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.PIPE)
+        self.log = tempfile.TemporaryFile()  # noqa: SIM115  (closed in stop(); not a pipe: a chatty server never blocks on a full one)
+        self.proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=self.log)
         deadline = time.monotonic() + startup_timeout
         while True:
             try:
@@ -44,7 +45,9 @@ class ServerProcess:
             except OSError:
                 if self.proc.poll() is not None or time.monotonic() > deadline:
                     self.stop()
-                    raise RuntimeError(f"the server process on {self.url} did not start") from None
+                    self.log.seek(0)
+                    tail = self.log.read()[-2000:].decode("utf-8", "replace")
+                    raise RuntimeError(f"the server process on {self.url} did not start:\n{tail}") from None
                 time.sleep(0.05)
 
     def status(self) -> dict[str, int]:
@@ -73,6 +76,7 @@ class ServerProcess:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+        self.log.close()
 
     def __enter__(self) -> ServerProcess:
         return self
