@@ -74,6 +74,14 @@ def test_a_catalog_the_server_offers_plays(offering: tuple[str, Host], tasks: li
     made = httpx.post(f"{url}/v1/envs", json={"catalog": "mine", "seed": 3}, timeout=120)
     assert made.status_code == 201, made.text
     assert made.json()["tasks"] > 0 and made.json()["name"] == "acworld_large_catalog_v1"
+    track = acworld_env.make("large-catalog-v1", transport="http", url=url, catalog="mine", seed=3)
+    try:
+        track.reset(seed=0)
+        assert track.unwrapped.task_id and track.agents
+        track.step({"kind": "search_listings", "text": "coffee"})
+        assert track.unwrapped.infos[track.agents[0]]["validation"]["accepted"] is True
+    finally:
+        track.close()
 
 
 def test_tasks_given_as_data_play_as_locally(server: tuple[str, Host], tasks: list[Any]) -> None:
