@@ -98,7 +98,7 @@ def _flag(meta: tuple[Any, ...]) -> bool | None:
 def _declared_by_protocol(model: type[BaseModel], name: str) -> bool:
     """Whether field ``name`` of ``model`` is declared by a class of this package (not an extension's)."""
     for klass in model.__mro__:
-        if name in getattr(klass, "__annotations__", {}):
+        if name in vars(klass).get("__annotations__", {}):
             return klass.__module__.startswith(PROTOCOL_PACKAGE + ".") or klass.__module__ == PROTOCOL_PACKAGE
     return True
 

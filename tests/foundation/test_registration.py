@@ -80,7 +80,11 @@ def test_fields_marked_not_free_text_are_not_read() -> None:
 def test_built_in_actions_keep_their_marked_fields() -> None:
     from acworld_env.vcp.negotiation import SendMessage
 
+    class Chatty(SendMessage):
+        comment: str = ""
+
     assert text_paths(SendMessage) == (("text",),)
+    assert set(text_paths(Chatty)) == {("text",), ("comment",)}  # the extension's own field is guarded
 
 
 # -- item 17: registration is checked when it happens ------------------------------------------
