@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -24,7 +25,8 @@ from acworld_env.remote.probes import (
     send_body,
 )
 
-pytestmark = pytest.mark.timeout(300)
+pytestmark = [pytest.mark.timeout(300),
+              pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads memory from /proc (Linux)")]
 ADMIN = "limits-admin-credential-0123456"
 MAX_GROWTH_KB = 8 * 1024
 HUGE = "9" * 5000
