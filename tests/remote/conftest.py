@@ -13,6 +13,8 @@ pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
 httpx = pytest.importorskip("httpx")
 
+from remote_kit import bearer  # noqa: E402,F401  (the helper, for fixtures here)
+
 from acworld_env.remote import Host  # noqa: E402
 from acworld_env.remote.serve import ServerThread  # noqa: E402
 from acworld_env.tasks.suites import load_suite  # noqa: E402
@@ -48,6 +50,3 @@ def http(server: tuple[str, Host]) -> Iterator[Any]:
 def tasks() -> list[Any]:
     return load_suite("capability-v1", "frozen", 0)
 
-
-def bearer(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}

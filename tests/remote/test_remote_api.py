@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from conftest import bearer
+from remote_kit import bearer
 
 from acworld_env.envs.spaces import decode_observation
 from acworld_env.policies.make import make_policy

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import bearer
+from remote_kit import bearer
 
 from acworld_env.remote.hosted import Host
 

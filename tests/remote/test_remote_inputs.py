@@ -7,7 +7,7 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import bearer
+from remote_kit import bearer
 
 import acworld_env
 from acworld_env.catalog.resources import default_catalog_path

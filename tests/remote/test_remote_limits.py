@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import bearer
+from remote_kit import bearer
 
 from acworld_env.remote import Host
 from acworld_env.remote.probes import (

@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 import pytest
-from conftest import bearer
+from remote_kit import bearer
 
 from acworld_env.remote import Host, records
 from acworld_env.remote.protocol import ENV_CREDENTIAL_HEADER
