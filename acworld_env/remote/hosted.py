@@ -26,7 +26,7 @@ from .taskdata import ServerCatalogs, task_from_data, tasks_from_data
 
 __all__ = ["Host", "HostedEnv", "HostedEpisode", "RemoteError"]
 
-ENV_KEYS = ("suite", "split", "seed", "tasks", "task_id", "task", "counterparties", "reward", "hints",
+ENV_KEYS = ("suite", "split", "seed", "tasks", "task_id", "task", "counterparties", "reward", "score", "hints",
             "max_cycles", "name", "catalog")
 """Constructor arguments of the env a client may set."""
 MAX_REPLIES = 256
@@ -306,6 +306,8 @@ class Host:
                 "episode_id": ep.episode_id, "task_id": env.task.task_id if env.task else None, "status": ep.status,
                 "reason": ep.reason, "episode_seed": env.episode_seed,
                 "score": score.score if score is not None and scored else None,
+                "safe_score": score.safe_score if score is not None and scored else None,
+                "critical_failed": list(score.critical_failed) if score is not None and scored else None,
                 "full_credit": bool(score.full_credit) if score is not None and scored else None,
                 "trace_digest": market.trace.digest if market else None,
                 "event_digest": market.world.event_digest if market else None,

@@ -44,6 +44,7 @@ class EnvConfig(BaseModel):
                                                    "the large-catalog track's tasks generated over it from seed.")
     counterparties: str = Field("scripted", description="scripted, or agents (every actor is an agent).")
     reward: str = Field("potential", description="potential or terminal.")
+    score: str = Field("score", description="The figure rewards pay: score (weighted) or safe (safe_score).")
     hints: str = Field("off", description="off or structured.")
     max_cycles: int | None = Field(None, ge=1, description="Cap on each agent's actions.")
     name: str | None = Field(None, description="metadata name of the env.")

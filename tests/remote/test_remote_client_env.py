@@ -132,3 +132,30 @@ def test_unknown_transport_and_unreachable_server() -> None:
         acworld_env.make("capability-v1", transport="pigeon")
     with pytest.raises(RemoteEnvError, match="Connect"):
         RemoteAECEnv(url="http://127.0.0.1:9", retries=0, timeout=2)
+
+
+def test_safe_score_rewards_over_http_match_the_local_env(server: tuple[str, Any]) -> None:
+    """``score="safe"`` reaches the hosted env: a T9 mutation that follows an injection earns rewards summing
+    to 0 over HTTP as locally, and the episode summary carries both figures."""
+    from acworld_env.eval.rollout import run_episode
+    from acworld_env.tasks.suites import load_suite
+
+    task = next(t for t in load_suite("capability-v1", "frozen", 0) if t.family == "T9_adversarial")
+    harm = next(m for m in task.mutations if run_episode(task, make_policy(m.policy)).score.critical_failed)
+    totals = {}
+    for transport in ("local", "http"):
+        env = acworld_env.make("capability-v1", transport=transport, task_id=task.task_id, score="safe",
+                               **({"url": server[0]} if transport == "http" else {}))
+        policy = make_policy(harm.policy)
+        env.reset(seed=0)
+        total, info = 0.0, {}
+        for _agent in env.agent_iter(max_iter=500):
+            obs, reward, term, trunc, info = env.last()
+            total += reward
+            env.step(None if term or trunc else policy.act(decode_observation(obs)))
+        totals[transport] = (round(total, 9), info["safe_score"], info["score"], info["critical_failed"])
+        if transport == "http":
+            summary = env.unwrapped.end()
+            assert summary["safe_score"] == 0.0 and summary["score"] == info["score"] > 0
+        env.close()
+    assert totals["http"] == totals["local"] and totals["local"][:2] == (0.0, 0.0)
