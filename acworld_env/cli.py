@@ -157,7 +157,7 @@ def verify(
     from .tasks.anchor import AnchorError, SuiteIndex
 
     if is_world_file(run_dir):  # a persistent World (market-v1 with world=...): its whole history
-        raise typer.Exit(verify_world_file(run_dir))
+        raise typer.Exit(verify_world_file(run_dir, expect))
     audits = _audit_targets(run_dir)
     if expect is not None and len(audits) != 1:
         console.print(f"error: --expect needs exactly one evaluation, found {len(audits)} under {run_dir}",

@@ -10,8 +10,10 @@ def is_world_file(path: Path) -> bool:
     return path.is_file()
 
 
-def verify_world_file(path: Path) -> int:
+def verify_world_file(path: Path, expect: str | None = None) -> int:
     """Print the verdict on ``path``; return the exit status (0 verified, 1 a check failed, 2 not a World).
+
+    ``expect``: a published root digest the World must reproduce (its episode chain's last hash).
 
     A file that is no World at all is a usage error (2), unless an episodes folder lies beside it:
     then it was a World (emptied or truncated), and that is a failed check (1).
@@ -38,4 +40,7 @@ def verify_world_file(path: Path) -> int:
     console.print(f"state digest {check.state_digest}\nevent digest {check.event_digest}\n"
                   f"root digest  {check.root_digest}  (episode chain: initial state, commits, episode files)",
                   markup=False)
+    if expect is not None and check.root_digest != expect.strip().lower():
+        console.print(f"FAIL     {path}: root digest {check.root_digest} is not the expected {expect}", markup=False)
+        return 1
     return 0 if check.ok else 1

@@ -172,3 +172,14 @@ def test_the_episode_file_holds_the_host_report_and_the_root_digest_is_determini
     assert verify_world(again).root_digest == verify_world(world).root_digest
     result = CliRunner().invoke(app, ["verify", str(world)])
     assert result.exit_code == 0 and f"root digest  {verify_world(world).root_digest}" in result.output
+
+
+def test_verify_expect_holds_a_world_to_its_published_root(world: Path, tmp_path: Path) -> None:
+    """``acworld verify WORLD --expect ROOT``: 0 for the published root, 1 for any other (an edit that
+    verifies on its own, like a World played one episode further, is caught by the root)."""
+    root = verify_world(world).root_digest
+    assert CliRunner().invoke(app, ["verify", str(world), "--expect", root]).exit_code == 0
+    longer = _copy(world, tmp_path)
+    _episode(longer)
+    result = CliRunner().invoke(app, ["verify", str(longer), "--expect", root])
+    assert result.exit_code == 1 and "is not the expected" in result.output
