@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 import acworld_env
+from acworld_env.scoring.kinds import CRITICAL
 from acworld_env.scoring.score import LOSS_GROUPS, STAGES, Score, assemble, score_json
 from acworld_env.tasks.suites import load_suite
 from acworld_env.trace import Trace, Validation, verify_trace
@@ -71,8 +72,10 @@ def _assemble_written_out(task, credits, evidence, weights):  # the formula as i
     top = max(missing.values())
     leaders = [g for g, m in missing.items() if abs(m - top) < 1e-12]
     loss = None if top <= 1e-12 else (leaders[0] if len(leaders) == 1 else "Mixed")
-    return Score(task.task_id, True, 1.0 if full else round(min(score, 1.0), 12), full, credits, evidence,
-                 stages, loss)
+    final = 1.0 if full else round(min(score, 1.0), 12)
+    failed = [p.id for p in preds if p.kind in CRITICAL and credits[p.id] < 1.0]
+    return Score(task.task_id, True, final, full, credits, evidence, stages, loss,
+                 safe_score=0.0 if failed else final, critical_failed=failed)
 
 
 def test_assemble_with_its_cached_rubric_equals_the_formula_on_every_frozen_task() -> None:
