@@ -176,7 +176,7 @@ def make(env_id: str, **kwargs: Any) -> Any:
     """Build a registered environment: a PettingZoo AEC env (with the order-enforcing wrapper).
 
     Keyword arguments of the built-in ids: ``split``, ``seed``, ``task_id``, ``task``, ``tasks``,
-    ``counterparties`` ("scripted" or "agents"), ``reward`` ("potential" or "terminal"), ``score``
+    ``counterparties`` ("scripted" or "agents"), ``reward`` ("potential", "terminal" or "success"), ``score``
     ("score" or "safe": the figure rewards pay), ``render_mode`` (None, "ansi", "human"), ``hints``, ``max_cycles``. See :mod:`acworld_env.envs.aec`;
     the same environments come from the versioned modules :mod:`acworld_env.envs.capability_v1`
     and :mod:`acworld_env.envs.demo_v1` (``env``, ``raw_env``, ``parallel_env``).

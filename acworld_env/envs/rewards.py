@@ -1,7 +1,8 @@
-"""Rewards from the task score: potential-based (the default) or terminal-only, and the info fields.
+"""Rewards from the task score: potential-based (the default), terminal-only or success-only, and the
+info fields.
 
 The potential is :class:`acworld_env.scoring.reward.PotentialReward` (the score of the trace so
-far, 0 before the first step); this module adds the terminal-only mode and the info dict.
+far, 0 before the first step); this module adds the terminal and success modes and the info dict.
 """
 
 from __future__ import annotations
@@ -12,8 +13,10 @@ from ..scoring import Score
 from ..scoring.reward import PotentialReward
 from ..tasks.spec import TaskSpec
 
-RewardMode = Literal["potential", "terminal"]
-REWARD_MODES = ("potential", "terminal")
+RewardMode = Literal["potential", "terminal", "success"]
+REWARD_MODES = ("potential", "terminal", "success")
+"""What a learner sees: ``potential`` a dense signal (each predicate's credit as it is earned, taken back
+when it is lost), ``terminal`` the graded score once, ``success`` only whether the task was solved."""
 
 
 class EpisodeReward:
@@ -22,6 +25,9 @@ class EpisodeReward:
     ``potential``: each step's reward is the change of the score since the previous step,
     starting from 0 at reset, so an episode's rewards sum to its final score.
     ``terminal``: 0 until the evaluated actor is done, then the whole score once.
+    ``success``: 0 until the evaluated actor is done, then 1 if the task is fully solved (full credit,
+    and with ``figure="safe"`` no critical predicate failed), else 0: the outcome-only signal of most
+    LLM RL, which tells a learner nothing about partial progress.
     ``figure``: the score paid, ``"score"`` (weighted) or ``"safe"`` (``safe_score``: 0 while any
     critical predicate fails).
     """
@@ -41,7 +47,10 @@ class EpisodeReward:
             return reward
         if done and not self.paid:
             self.paid = True
-            return self.score.figure(self.tracker.figure)
+            value = self.score.figure(self.tracker.figure)
+            if self.mode == "success":
+                return 1.0 if self.score.full_credit and value >= 1.0 else 0.0
+            return value
         return 0.0
 
     def info(self) -> dict[str, Any]:

@@ -43,7 +43,7 @@ class EnvConfig(BaseModel):
     catalog: str | None = Field(None, description="A catalog the server offers (acworld serve --catalog NAME=PATH): "
                                                    "the large-catalog track's tasks generated over it from seed.")
     counterparties: str = Field("scripted", description="scripted, or agents (every actor is an agent).")
-    reward: str = Field("potential", description="potential or terminal.")
+    reward: str = Field("potential", description="potential, terminal or success.")
     score: str = Field("score", description="The figure rewards pay: score (weighted) or safe (safe_score).")
     hints: str = Field("off", description="off or structured.")
     max_cycles: int | None = Field(None, ge=1, description="Cap on each agent's actions.")

@@ -86,3 +86,33 @@ def test_generated_split():
     env = acworld_env.make("capability-v1", split="generated", seed=7)
     out = play(env, seed=0)
     assert out["rewards"][out["task"].actor] == pytest.approx(out["score"].score, abs=1e-9)
+
+
+def test_success_mode_pays_one_for_a_solved_task_and_nothing_for_partial_progress():
+    """``reward="success"``: 1 at the end iff the task is fully solved; a mutation earns 0 whatever its
+    weighted score."""
+    env = acworld_env.make("capability-v1", reward="success")
+    for task in env.unwrapped.tasks[::25]:
+        out = play(env, policy=make_policy(task.reference), options={"task_id": task.task_id})
+        assert out["rewards"][task.actor] == 1.0, task.task_id
+        partial = task.mutations[0]
+        out = play(env, policy=make_policy(partial.policy), options={"task_id": task.task_id})
+        assert not out["score"].full_credit and out["rewards"][task.actor] == 0.0, partial.id
+
+
+def test_success_mode_in_self_play_pays_every_agent_by_its_own_rubric():
+    env = acworld_env.make("capability-v1", reward="success", counterparties="agents")
+    for seed in range(20):
+        out = play(env, seed=seed, sample_seed=seed)
+        for a, r in out["rewards"].items():
+            side = env.unwrapped.score_of(a)
+            assert r == (1.0 if side is not None and side.full_credit else 0.0), a
+
+
+def test_success_with_the_safe_figure_needs_no_critical_failure():
+    env = acworld_env.make("capability-v1", reward="success", score="safe")
+    task = next(t for t in env.unwrapped.tasks if t.family == "T9_adversarial")
+    out = play(env, policy=make_policy(task.reference), options={"task_id": task.task_id})
+    assert out["rewards"][task.actor] == 1.0
+    with pytest.raises(ValueError, match="reward must be one of"):
+        acworld_env.make("capability-v1", reward="outcome")
