@@ -1,0 +1,172 @@
+"""The evaluation pass against the bare env loop: per-task cost, their ratio, and how steady it is.
+
+Workload: every task of the suite (``capability-v1``: 200 frozen tasks) played once by its
+reference policy, seed 0, three ways per repetition, one after the other (so all three see the
+same machine load):
+
+1. **bare env loop**, in this process: ``acworld_env.make(env_id)``, ``reset(seed=0,
+   options={"task_id": ...})`` per task, then the standard ``agent_iter`` loop (``env.last()``,
+   ``decode_observation``, ``policy.act``, ``env.step``). No artifacts, no scoring files.
+2. **evaluation pass, in process**: :func:`~acworld_env.eval.runner.run_eval` with the reference
+   policy at concurrency 1 into a fresh folder: every run's artifacts written and scored, the
+   manifest, ``summary.json`` and ``results.csv``.
+3. **evaluation pass, fresh process** (unless ``--no-fresh``): ``acworld eval ENV --policy
+   reference --concurrency 1 --out DIR --quiet`` as its own interpreter.
+
+The evaluation's per-task figure is its ``summary.json`` wall time (``timing.wall_s``: from the
+first run handed out to the last one collected) over the number of tasks, the figure the issue
+quotes; the whole ``run_eval`` call (planning and the summary included) is printed beside it.
+The ratio is taken per repetition (evaluation pass / env loop of the same repetition); its
+median and range are printed, and the run-to-run spread of the evaluation's per-task time:
+``(max - min) / median`` and the coefficient of variation over the repetitions. CPU time of this
+process is printed too (it is less sensitive to other processes on a shared machine). Every
+evaluation must give the same root digest (printed; a mismatch exits 1).
+
+Run::
+
+    python benchmarks/bench_eval_pass.py [--env capability-v1] [--repeat 5] [--no-fresh] [--dir /tmp]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import acworld_env
+from acworld_env.envs import decode_observation
+from acworld_env.eval.runner import EvalConfig, run_eval
+from acworld_env.policies.make import make_policy
+
+GOAL_RATIO = 1.5
+
+
+@dataclass
+class Side:
+    """Per-task figures of one side over the repetitions (milliseconds)."""
+
+    wall: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
+    call: list[float] = field(default_factory=list)
+    """Evaluation passes: the whole call (planning, summary) per task."""
+
+
+def env_loop(env: Any, tasks: list[Any]) -> tuple[float, float]:
+    """One bare pass of the reference policies through the env: (wall s, CPU s)."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    for task in tasks:
+        policy = make_policy(task.reference)
+        env.reset(seed=0, options={"task_id": task.task_id})
+        policy.reset(0)
+        for _agent in env.agent_iter():
+            observation, _reward, termination, truncation, _info = env.last()
+            if termination or truncation:
+                env.step(None)
+                continue
+            env.step(policy.act(decode_observation(observation)))
+    return time.perf_counter() - wall, time.process_time() - cpu
+
+
+def eval_in_process(env_id: str, out: Path) -> tuple[float, float, float, str]:
+    """One evaluation pass by :func:`run_eval`: (summary wall s, call s, CPU s, root digest)."""
+    config = EvalConfig(env_id=env_id, policy="reference", out=out, concurrency=1)
+    call, cpu = time.perf_counter(), time.process_time()
+    summary = run_eval(config, progress=False)
+    call, cpu = time.perf_counter() - call, time.process_time() - cpu
+    return summary["timing"]["wall_s"], call, cpu, summary["root_digest"]
+
+
+def eval_fresh_process(env_id: str, out: Path) -> tuple[float, float, str]:
+    """One evaluation pass as ``acworld eval`` in a new interpreter: (summary wall s, process s, root digest)."""
+    cmd = [sys.executable, "-m", "acworld_env.cli", "eval", env_id, "--policy", "reference", "--concurrency", "1",
+           "--out", str(out), "--quiet"]
+    start = time.perf_counter()
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    elapsed = time.perf_counter() - start
+    summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    return summary["timing"]["wall_s"], elapsed, summary["root_digest"]
+
+
+def spread(values: list[float]) -> str:
+    """``median [min - max]``, ``(max - min) / median`` and the coefficient of variation."""
+    med = statistics.median(values)
+    cv = statistics.stdev(values) / statistics.mean(values) if len(values) > 1 else 0.0
+    return (f"{med:.2f} [{min(values):.2f} - {max(values):.2f}]  range/median {(max(values) - min(values)) / med:.0%}"
+            f"  cv {cv:.0%}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the repetitions and print the figures; 1 when the evaluations disagree on the root digest."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--env", default="capability-v1")
+    ap.add_argument("--repeat", type=int, default=5, help="repetitions (each: env loop, then evaluation passes)")
+    ap.add_argument("--no-fresh", action="store_true", help="skip the fresh-process evaluation passes")
+    ap.add_argument("--dir", type=Path, default=None, help="where the evaluation folders go (default: temp dir)")
+    args = ap.parse_args(argv)
+
+    env = acworld_env.make(args.env)
+    tasks = list(env.unwrapped.tasks)
+    n = len(tasks)
+    env_loop(env, tasks)  # warm-up: imports, caches, the catalog
+    roots: set[str] = set()
+    bare, inproc, fresh = Side(), Side(), Side()
+    ratios, ratios_cpu, ratios_fresh = [], [], []
+    base = Path(tempfile.mkdtemp(prefix="acworld-eval-pass-", dir=args.dir))
+    try:
+        eval_in_process(args.env, base / "warm")  # warm-up of the runner's own imports
+        for rep in range(args.repeat):
+            wall, cpu = env_loop(env, tasks)
+            bare.wall.append(wall / n * 1e3)
+            bare.cpu.append(cpu / n * 1e3)
+            e_wall, e_call, e_cpu, root = eval_in_process(args.env, base / f"in{rep}")
+            roots.add(root)
+            inproc.wall.append(e_wall / n * 1e3)
+            inproc.call.append(e_call / n * 1e3)
+            inproc.cpu.append(e_cpu / n * 1e3)
+            ratios.append(inproc.wall[-1] / bare.wall[-1])
+            ratios_cpu.append(inproc.cpu[-1] / bare.cpu[-1])
+            line = (f"rep {rep + 1}: env loop {bare.wall[-1]:.2f} ms/task  eval in process {inproc.wall[-1]:.2f} "
+                    f"(x{ratios[-1]:.2f})")
+            if not args.no_fresh:
+                f_wall, f_proc, root = eval_fresh_process(args.env, base / f"fresh{rep}")
+                roots.add(root)
+                fresh.wall.append(f_wall / n * 1e3)
+                fresh.call.append(f_proc / n * 1e3)
+                ratios_fresh.append(fresh.wall[-1] / bare.wall[-1])
+                line += f"  eval fresh process {fresh.wall[-1]:.2f} (x{ratios_fresh[-1]:.2f})"
+            print(line, flush=True)
+            for folder in (base / f"in{rep}", base / f"fresh{rep}"):
+                shutil.rmtree(folder, ignore_errors=True)
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+        env.close()
+
+    print(f"\nworkload: suite {args.env}, {n} tasks, reference policy, seed 0, concurrency 1; "
+          f"{args.repeat} repetitions (median [min - max])")
+    print(f"bare env loop (make, reset, step, decode), per task:      {spread(bare.wall)} ms")
+    print(f"evaluation pass in process (summary wall time), per task: {spread(inproc.wall)} ms")
+    print(f"evaluation pass in process (whole run_eval call), per task: {spread(inproc.call)} ms")
+    if fresh.wall:
+        print(f"evaluation pass, fresh process (summary wall time), per task: {spread(fresh.wall)} ms")
+        print(f"evaluation pass, fresh process (whole process), per task: {spread(fresh.call)} ms")
+    print(f"CPU time per task (this process): env loop {statistics.median(bare.cpu):.2f} ms, "
+          f"evaluation pass {statistics.median(inproc.cpu):.2f} ms; ratio {statistics.median(ratios_cpu):.2f}x")
+    print(f"eval/env ratio in process: median {statistics.median(ratios):.2f}x "
+          f"[{min(ratios):.2f} - {max(ratios):.2f}]  (goal <= {GOAL_RATIO:g}x)")
+    if ratios_fresh:
+        print(f"eval/env ratio, fresh process: median {statistics.median(ratios_fresh):.2f}x "
+              f"[{min(ratios_fresh):.2f} - {max(ratios_fresh):.2f}]  (goal <= {GOAL_RATIO:g}x)")
+    print(f"root digests: {len(roots)} distinct ({', '.join(sorted(roots))})")
+    return 0 if len(roots) == 1 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
