@@ -48,8 +48,13 @@ def serve_command(
     catalog: list[str] = typer.Option(None, "--catalog", help="A catalog clients may name: NAME=PATH (a file "
                                       "of acworld catalog build/synth) or large-v1; repeatable. capability-v1 "
                                       "is always offered; clients never name a path."),
+    openenv: bool = typer.Option(False, "--openenv", help="Serve the OpenEnv API instead (/reset, /step, /state, "
+                                 "/schema, WS /ws: what OpenEnv clients, verifiers and TRL drive); needs "
+                                 "pip install 'acworld-env[train]'."),
 ) -> None:
     """Serve episodes of any suite over HTTP (FastAPI): per-actor bearer credentials, OpenAPI at /docs."""
+    if openenv:
+        return _serve_openenv(host, port, idle_timeout)
     _need("fastapi", "uvicorn")
     from .serve import serve
     from .taskdata import ServerCatalogs
@@ -63,6 +68,24 @@ def serve_command(
     typer.echo(f"acworld market server on http://{host}:{port} (OpenAPI: /docs, /openapi.json; catalogs: "
                f"{', '.join(sorted(catalogs.names))})", err=True)
     serve(host=host, port=port, runs_dir=runs, idle_timeout=idle_timeout, admin_token=token, catalogs=catalogs)
+
+
+def _serve_openenv(host: str, port: int, idle_timeout: float) -> None:
+    """``acworld serve --openenv``: the OpenEnv server (:mod:`acworld_env.integrations.openenv_app`)."""
+    import importlib.util
+
+    from .gates import LOOPBACK
+
+    if importlib.util.find_spec("openenv") is None:
+        typer.echo("error: openenv-core not installed; pip install 'acworld-env[train]'", err=True)
+        raise typer.Exit(2)
+    from ..integrations.openenv_app import serve_openenv
+
+    if host not in LOOPBACK:
+        typer.echo(f"warning: binding {host}: the OpenEnv API has no admin credential (anyone who reaches it can "
+                   "start episodes; each session still sees only its own actor)", err=True)
+    typer.echo(f"acworld OpenEnv server on http://{host}:{port} (/reset, /step, /state, /schema, WS /ws)", err=True)
+    serve_openenv(host=host, port=port, idle_timeout=idle_timeout)
 
 
 def mcp_command(

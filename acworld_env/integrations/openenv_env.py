@@ -1,0 +1,222 @@
+"""The acworld market as an OpenEnv ``Environment``: one session plays one actor of one episode.
+
+Episodes live in a :class:`~acworld_env.remote.hosted.Host`, the class behind ``acworld serve``:
+every action goes through the local env's ``step()`` (so ``Market.submit``), and what the
+session's actor sees passes through :mod:`acworld_env.remote.views` (its own observation, info
+and reward, never another actor's). OpenEnv's WebSocket session keeps one environment object per
+connection; its plain-HTTP ``/reset`` and ``/step`` make a fresh object per request, so a reset
+hands out the episode's credential as ``session`` and a plain-HTTP step names it (the actor
+credential of the hosted episode: it acts only as that actor, in that episode).
+
+``reset`` arguments: ``task_id`` (a task of the suite), or ``split`` + ``seed`` (task-generation
+seed of the generated split) + ``index`` (the index-th task, of ``role`` if given); ``role``
+(buyer or merchant: checked against the task); ``reward`` ("potential": the step rewards sum to
+the task score; "terminal"); ``score`` ("score" or "safe"); ``hints``; ``suite``;
+``episode_seed`` (default 0). Bad arguments are an observation with ``error``, never a 500.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from typing import Any
+
+from openenv.core.env_server.interfaces import Environment
+
+from ..observe import render_text
+from ..remote.hosted import Host, HostedEpisode, RemoteError
+from ..remote.views import visible_info, visible_state, visible_summary
+from ..vcp import openai_tools
+from ..wrappers.llm import tool_call_to_action
+from .openenv_models import AcworldAction, AcworldObservation, AcworldState
+
+RESET_KEYS = ("task_id", "split", "seed", "index", "role", "reward", "score", "hints", "suite", "episode_seed")
+"""The arguments ``reset`` reads (others are ignored, as OpenEnv's ``episode_id``)."""
+WORK = threading.RLock()
+"""One lock for every session's market work: steps are short and CPU-bound, so this costs no
+throughput, and the market code never runs on two threads at once."""
+_HOST: Host | None = None
+
+
+def shared_host() -> Host:
+    """The process's host of OpenEnv episodes (made on first use)."""
+    global _HOST
+    with WORK:
+        if _HOST is None:
+            _HOST = Host()
+        return _HOST
+
+
+def action_payload(action: AcworldAction | dict[str, Any]) -> tuple[str, Any]:
+    """``("list_tools", None)`` or ``("act", payload)``: the VCP action the market is handed (a
+    malformed one unchanged, for the market to reject with its code)."""
+    if isinstance(action, AcworldAction):
+        raw = {k: getattr(action, k) for k in action.model_fields_set if k != "metadata"}
+        raw.update(action.model_extra or {})
+    else:
+        raw = dict(action)
+    if "kind" in raw:
+        return "act", raw
+    if raw.get("type") == "list_tools":
+        return "list_tools", None
+    if raw.get("type") == "call_tool":
+        args = raw.get("arguments") or {}
+        if isinstance(args, str):
+            try:
+                args = json.loads(args) if args.strip() else {}
+            except json.JSONDecodeError:
+                return "act", args  # recorded as malformed JSON
+        if not isinstance(args, dict):
+            return "act", raw
+        return "act", {**args, "kind": raw.get("tool_name")}
+    return "act", tool_call_to_action(raw)
+
+
+class AcworldOpenEnv(Environment[AcworldAction, AcworldObservation, AcworldState]):
+    """One OpenEnv session: resets start a hosted episode; steps act as its evaluated actor."""
+
+    SUPPORTS_CONCURRENT_SESSIONS = True
+    REQUIRES_SINGLE_THREAD_EXECUTOR = True
+
+    def __init__(self, host: Host | None = None) -> None:
+        super().__init__()
+        self.host = host or shared_host()
+        self.episode: HostedEpisode | None = None
+        self.actor: str | None = None
+
+    # -- reset ----------------------------------------------------------------------
+    def reset(self, seed: int | None = None, episode_id: str | None = None, **kwargs: Any) -> AcworldObservation:
+        """Start an episode of the task the arguments name (see the module docstring)."""
+        args = {k: v for k, v in {"seed": seed, **kwargs}.items() if k in RESET_KEYS and v is not None}
+        with WORK:
+            self._release()
+            try:
+                ep = self._start(args)
+            except RemoteError as exc:
+                return self._refusal(exc.code, exc.message, done=True)
+            except (KeyError, ValueError, TypeError) as exc:
+                msg = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
+                return self._refusal("bad_reset", str(msg)[:500], done=True)
+            self.episode = ep
+            task = ep.env.task
+            assert task is not None
+            self.actor = task.actor
+            return self._observe(ep, task.actor, reward=None, tools=True, session=ep.credentials[task.actor])
+
+    def _start(self, args: dict[str, Any]) -> HostedEpisode:
+        config: dict[str, Any] = {"suite": args.get("suite", "capability-v1"), "split": args.get("split", "frozen"),
+                                  "reward": args.get("reward", "potential"), "score": args.get("score", "score"),
+                                  "hints": args.get("hints", "off")}
+        if config["split"] == "generated":
+            config["seed"] = int(args.get("seed", 0))
+        hosted = self.host.create_env(config)
+        try:
+            task_id = args.get("task_id") or self._nth_task(hosted.env.tasks, args)
+            task = hosted.env.task_by_id(task_id)
+            role = args.get("role")
+            actual = task.initial_state["actors"][task.actor]["role"]
+            if role is not None and role != actual:
+                raise ValueError(f"{task_id} is played by a {actual}, not a {role}")
+            return self.host.reset(hosted, int(args.get("episode_seed", 0)), {"task_id": task_id})
+        except Exception:
+            self.host.drop_env(hosted)
+            raise
+
+    @staticmethod
+    def _nth_task(tasks: list[Any], args: dict[str, Any]) -> str:
+        role = args.get("role")
+        pool = [t for t in tasks if role is None or t.initial_state["actors"][t.actor]["role"] == role]
+        if not pool:
+            raise ValueError(f"no {role} task in this split")
+        return pool[int(args.get("index", 0)) % len(pool)].task_id
+
+    # -- step -------------------------------------------------------------------------
+    def step(self, action: AcworldAction, timeout_s: float | None = None, session: str | None = None,
+             **kwargs: Any) -> AcworldObservation:
+        """One action of the session's actor (or of the episode ``session`` names, over plain HTTP)."""
+        with WORK:
+            try:
+                ep, actor = self._target(session)
+            except RemoteError as exc:
+                return self._refusal(exc.code, exc.message, done=exc.status == 410)
+            what, payload = action_payload(action)
+            if what == "list_tools":
+                return self._observe(ep, actor, reward=0.0, tools=True)
+            if self._finished(ep, actor):
+                return self._observe(ep, actor, reward=0.0, error=("episode_over", "the episode is over; reset"))
+            try:
+                self.host.act(ep, actor, payload)
+            except RemoteError as exc:
+                return self._observe(ep, actor, reward=0.0, error=(exc.code, exc.message))
+            return self._observe(ep, actor)
+
+    def _target(self, session: str | None) -> tuple[HostedEpisode, str]:
+        if session:
+            episode_id = self.host.tokens.get(session, ("", ""))[0]
+            actor = self.host.authorize(episode_id, session, path="openenv /step")
+            return self.host.episode(episode_id), actor
+        if self.episode is None or self.actor is None:
+            raise RemoteError(409, "no_episode", "reset first (a plain-HTTP step sends the reset's `session`)")
+        return self.episode, self.actor
+
+    @staticmethod
+    def _finished(ep: HostedEpisode, actor: str) -> bool:
+        env = ep.env
+        return ep.summary is not None or actor not in env.agents or bool(env.terminations.get(actor)
+                                                                         or env.truncations.get(actor))
+
+    # -- observations -------------------------------------------------------------------
+    def _observe(self, ep: HostedEpisode, actor: str, *, reward: float | None | str = "step", tools: bool = False,
+                 session: str | None = None, error: tuple[str, str] | None = None) -> AcworldObservation:
+        """The actor's observation, through the one visibility rule (its own view, info and reward)."""
+        with ep.lock:
+            state = visible_state(self.host.snapshot(ep), actor)
+            info = visible_info(state["infos"], actor).get(actor, {})
+            done = self._finished(ep, actor)
+            raw = self.host.observe(ep, actor) if ep.summary is None else {}
+            summary = visible_summary(self.host.end(ep), actor) if done else None
+        env = ep.env
+        return AcworldObservation(
+            done=done, reward=state["rewards"].get(actor, 0.0) if reward == "step" else reward,
+            text=render_text(raw) if raw else "", observation=raw, task_id=info.get("task_id"), actor=actor,
+            role=info.get("role"), step=int(info.get("step", 0)), validation=info.get("validation"),
+            error={"code": error[0], "message": error[1]} if error else None,
+            score=float(info.get("score") or 0.0), safe_score=float(info.get("safe_score") or 0.0),
+            credits={k: float(v) for k, v in (info.get("credits") or {}).items()},
+            stages={k: float(v) for k, v in (info.get("stages") or {}).items()},
+            critical_failed=list(info.get("critical_failed") or []), reward_mode=env.reward_mode,
+            trace_digest=info.get("trace_digest"), tools=openai_tools(info["role"]) if tools else [],
+            session=session, summary=summary)
+
+    def _refusal(self, code: str, message: str, *, done: bool = False) -> AcworldObservation:
+        return AcworldObservation(done=done, reward=0.0, error={"code": code, "message": message},
+                                  text=f"refused ({code}): {message}")
+
+    @property
+    def state(self) -> AcworldState:
+        """The session's episode: task, actor, steps, score (nothing of another actor)."""
+        ep, actor = self.episode, self.actor
+        if ep is None or actor is None:
+            return AcworldState()
+        with WORK, ep.lock:
+            info = visible_info(ep.env.infos, actor).get(actor, {})
+            return AcworldState(episode_id=ep.episode_id, step_count=int(info.get("step", 0)),
+                                task_id=info.get("task_id"), actor=actor, role=info.get("role"),
+                                score=float(info.get("score") or 0.0), done=self._finished(ep, actor),
+                                reward_mode=ep.env.reward_mode)
+
+    # -- lifetime -------------------------------------------------------------------------
+    def _release(self) -> None:
+        """Forget this session's previous episode, and every hosted env whose episode has ended."""
+        self.episode = self.actor = None
+        for hosted in list(self.host.envs.values()):
+            if hosted.current is None:
+                self.host.drop_env(hosted)
+
+    def close(self) -> None:
+        """Drop the session's episode once it has ended (an open one stays for plain-HTTP steps until
+        the host's idle timeout closes it)."""
+        with WORK:
+            ep = self.episode
+            if ep is not None and ep.summary is not None:
+                self.host.drop_env(ep.host_env)
