@@ -15,6 +15,7 @@ from typing import Any
 
 from .core.errors import AcworldError
 from .lineage_check import lineage_problems
+from .run_log import log_image
 from .trace import TraceError, read_trace, verify_trace
 from .world import CommitLog, LogError, ReplayError, reconstruct
 
@@ -50,42 +51,6 @@ def save_run(market: Any, out_dir: str | Path, **extra: Any) -> Path:
     }
     (out / RUN_FILE).write_text(json.dumps(run, indent=2, sort_keys=True) + "\n")
     return out
-
-
-def log_image(initial_state: dict, commits: list[dict], validations: list[dict]) -> bytes:
-    """The bytes of a sealed commit log holding ``initial_state``, ``commits`` and ``validations``.
-
-    The log is built in memory by :class:`~acworld_env.world.CommitLog`'s own writers and
-    written in one piece: a run's log used to be built on disk in WAL mode, then folded back
-    and taken out of WAL mode, which created and removed four side files (``-journal`` twice,
-    ``-wal``, ``-shm``) and flushed to disk four times per run. The pages are the same; only
-    the header fields an in-memory database leaves at zero are set to what the on-disk way
-    wrote (see :data:`SEALED_CHANGE_COUNTER`), so the file is byte for byte the one it was.
-    """
-    log = CommitLog(":memory:", durable=False)
-    try:
-        log.set_meta("initial_state", initial_state)
-        log.append_many(commits, validations)
-        image = bytearray(log.conn.serialize())
-    finally:
-        log.close()
-    stamp = SEALED_CHANGE_COUNTER.to_bytes(4, "big")
-    image[24:28] = stamp  # file change counter
-    image[92:96] = stamp  # the change counter the library version below was stored at
-    image[96:100] = _SQLITE_VERSION_NUMBER.to_bytes(4, "big")
-    return bytes(image)
-
-
-def _version_number(version: str) -> int:
-    """``SQLITE_VERSION_NUMBER`` of a version string (``3.40.1`` -> 3040001)."""
-    major, minor, patch = (int(p) for p in (version.split(".") + ["0", "0"])[:3])
-    return major * 1_000_000 + minor * 1_000 + patch
-
-
-SEALED_CHANGE_COUNTER = 3
-"""The file change counter of a sealed run log written on disk: 1 when the file was created (in WAL
-mode), 2 when the checkpoint folded the WAL back, 3 when the log left WAL mode."""
-_SQLITE_VERSION_NUMBER = _version_number(sqlite3.sqlite_version)
 
 
 def read_log(log_path: Path) -> tuple[dict | None, list[dict], dict[str, dict]]:

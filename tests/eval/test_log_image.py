@@ -1,14 +1,18 @@
-"""A run's commit log written in one piece is byte for byte the log the on-disk WAL way wrote."""
+"""A run's commit log written in one piece is byte for byte the log the on-disk WAL way wrote (and a
+thread's reused in-memory log starts every image from empty, even after a failure)."""
 
 from __future__ import annotations
 
+import sqlite3
+import threading
 from pathlib import Path
 
 import pytest
 
-from acworld_env.artifacts import log_image, read_log, verify_run
+from acworld_env.artifacts import read_log, verify_run
 from acworld_env.eval.rollout import run_episode
 from acworld_env.policies.make import make_policy
+from acworld_env.run_log import log_image
 from acworld_env.tasks.frozen import load_frozen
 from acworld_env.world import CommitLog
 
@@ -75,3 +79,17 @@ def test_a_saved_run_leaves_only_its_artifacts(tmp_path: Path) -> None:
     assert sorted(p.name for p in (tmp_path / "run").iterdir()) == [
         "commits.sqlite", "run.json", "score.json", "task.json", "trace.jsonl"]
     assert verify_run(tmp_path / "run").ok
+
+
+def test_a_failed_image_leaves_the_next_one_intact(tmp_path: Path) -> None:
+    initial, commits, validations = CASES["negotiation"]()
+    expected = on_disk_log(tmp_path / "disk.sqlite", initial, commits, validations)
+    assert log_image(initial, commits, validations) == expected
+    with pytest.raises(sqlite3.IntegrityError):
+        log_image(initial, commits + commits[:1], validations)  # a repeated seq is refused
+    assert log_image(initial, commits, validations) == expected
+    images: list[bytes] = []
+    worker = threading.Thread(target=lambda: images.append(log_image(initial, commits, validations)))
+    worker.start()
+    worker.join()
+    assert images == [expected]
