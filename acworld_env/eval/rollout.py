@@ -34,9 +34,13 @@ def run_episode(task: TaskSpec, policy: Any, *, seed: int = 0, out_dir: str | Pa
     abandoned with :class:`Interrupted` and nothing is saved. An exception leaving the loop
     carries the trace so far as ``partial_records`` (so a failed run's model usage is counted).
     """
+    from ..observe import with_hints
     from ..scoring import save_task_run, score_episode
 
     ep = Episode(task, seed=seed)
+    hints = getattr(policy, "hints", "off")  # a trained policy plays with the hints it was trained with
+    if hints != "off":
+        extra = {**(extra or {}), "hints": hints}
     if hasattr(policy, "reset"):
         policy.reset(seed)
     actor = task.actor
@@ -44,7 +48,10 @@ def run_episode(task: TaskSpec, policy: Any, *, seed: int = 0, out_dir: str | Pa
         while not ep.finished(actor) and not ep.truncated(actor):
             if should_stop is not None and should_stop():
                 raise Interrupted(task.task_id)
-            action = policy.act(ep.observe(actor))
+            observation = ep.observe(actor)
+            if hints != "off":
+                observation = with_hints(observation, task, hints)
+            action = policy.act(observation)
             meta = getattr(policy, "last_meta", None)
             ep.act(actor, IDLE_ACTION if action is None else action, meta)
     except Exception as exc:

@@ -1,5 +1,6 @@
 """Policy specs as users type them: ``reference``, ``random``, ``openai:MODEL``, ``anthropic:MODEL``,
-``openai-compatible:MODEL`` or any registered policy name. A spec resolves to a factory that
+``openai-compatible:MODEL``, ``sb3:PATH`` (a trained menu policy, :mod:`.trained`) or any registered
+policy name. A spec resolves to a factory that
 builds a fresh policy for each task (reference policies are per task).
 """
 
@@ -30,6 +31,19 @@ def resolve_policy(spec: str, **options: Any) -> PolicyFactory:
         from .random_policy import RandomPolicy
 
         return lambda task, seed: RandomPolicy(seed=seed)
+    if spec.startswith("sb3:"):
+        import copy
+
+        from .trained import policy_from_path
+
+        prototype = policy_from_path(spec)  # read and checked once; errors surface here
+
+        def trained(task: TaskSpec, seed: int) -> Any:
+            policy = copy.copy(prototype)
+            policy.reset(seed)
+            return policy
+
+        return trained
     if is_llm_spec(spec):
         from .llm import policy_from_spec
 
@@ -39,7 +53,7 @@ def resolve_policy(spec: str, **options: Any) -> PolicyFactory:
         return lambda task, seed: make_policy(spec)
     raise PolicySpecError(
         f"unknown policy {spec!r}: use reference, random, openai:MODEL, anthropic:MODEL, "
-        f"openai-compatible:MODEL (with --base-url), or a registered name ({', '.join(sorted(POLICIES))})")
+        f"openai-compatible:MODEL (with --base-url), sb3:PATH (a trained menu policy), or a registered name ({', '.join(sorted(POLICIES))})")
 
 
 def _known_after_families(name: str) -> bool:
