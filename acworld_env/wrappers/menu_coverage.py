@@ -1,0 +1,156 @@
+"""How much of each task the discrete action menu can express: the reference episode replayed slot by slot.
+
+A learner over :class:`~acworld_env.wrappers.menu.GymActionMenu` can only reach what the menu's
+slots express, so the menu's limits are the environment's limits for every non-language learner.
+:func:`menu_coverage` measures them: for each task, the task's reference plays the evaluated
+actor; at each of its turns the menu is built from what the actor has seen, and the step is
+taken with the *slot* whose action equals the reference's (compared as parsed VCP actions, so
+key order and defaults do not matter; failing that, one equal on everything but the wording of its
+free-text fields, the final score deciding whether the wording mattered). A task is covered when every reference action had a slot
+and the menu-played episode reaches the reference's score. Where a step has no slot, the report
+names the action kind that was missing (the episode stops there: later steps would not be the
+reference's).
+
+    python -m acworld_env.wrappers.menu_coverage [--split generated --seed 7]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..envs.candidates import menu_actions
+from ..vcp.union import parse_action
+
+
+@dataclass
+class TaskCoverage:
+    """One task: whether the menu expressed its reference, and where it did not."""
+
+    task_id: str
+    family: str
+    steps: int = 0
+    expressed: int = 0
+    missing: str | None = None
+    """The kind of the first reference action no slot expressed (None when every one had a slot)."""
+    score: float = 0.0
+    reference_score: float = 0.0
+
+    @property
+    def covered(self) -> bool:
+        """Every reference action had a slot and the menu-played episode reached the reference's score."""
+        return self.missing is None and abs(self.score - self.reference_score) < 1e-9
+
+
+@dataclass
+class CoverageReport:
+    """Per family: tasks, covered tasks, and the kinds that were missing."""
+
+    tasks: list[TaskCoverage] = field(default_factory=list)
+
+    def by_family(self) -> dict[str, dict[str, Any]]:
+        """``{family: {"tasks", "covered", "share", "missing": {kind: count}}}``."""
+        out: dict[str, dict[str, Any]] = {}
+        groups: dict[str, list[TaskCoverage]] = defaultdict(list)
+        for t in self.tasks:
+            groups[t.family].append(t)
+        for fam, items in sorted(groups.items(), key=lambda kv: (len(kv[0].split("_")[0]), kv[0])):
+            covered = sum(t.covered for t in items)
+            out[fam] = {"tasks": len(items), "covered": covered, "share": round(covered / len(items), 3),
+                        "missing": dict(Counter(t.missing for t in items if t.missing))}
+        return out
+
+
+def _plain(action: Any) -> dict[str, Any] | None:
+    parsed = parse_action(action)
+    return parsed.model_dump(mode="json", exclude_none=True) if hasattr(parsed, "model_dump") else None
+
+
+_WORDS = ("text", "note", "summary", "reason", "rationale")
+"""Free-text fields: a slot whose other fields match may word them its own way (the score decides)."""
+
+
+def _structure(action: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in action.items() if k not in _WORDS}
+
+
+def _slot_for(actions: list[dict[str, Any] | None], wanted: dict[str, Any]) -> dict[str, Any] | None:
+    """The slot action equal to ``wanted``, else one equal on everything but free-text wording."""
+    target = _plain(wanted)
+    if target is None:
+        return None
+    plain = [(a, _plain(a)) for a in actions if a is not None]
+    exact = next((a for a, p in plain if p == target), None)
+    if exact is not None:
+        return exact
+    return next((a for a, p in plain if p is not None and _structure(p) == _structure(target)), None)
+
+
+def _as_dict(action: Any) -> dict[str, Any]:
+    if hasattr(action, "model_dump"):
+        return action.model_dump(mode="json", exclude_none=True)
+    if isinstance(action, str):
+        return json.loads(action)
+    return dict(action)
+
+
+def task_coverage(task: Any, *, hints: str = "off") -> TaskCoverage:
+    """Replay ``task``'s reference through the menu (see the module docstring)."""
+    from ..envs.aec import AcworldAECEnv
+    from ..eval.rollout import run_episode
+    from ..policies.make import make_policy
+
+    out = TaskCoverage(task.task_id, task.family)
+    out.reference_score = run_episode(task, make_policy(task.reference)).score.score
+    env = AcworldAECEnv(task=task, hints=hints)
+    env.reset(seed=0)
+    policy = make_policy(task.reference)
+    policy.reset(0)
+    for agent in env.agent_iter(max_iter=10_000):
+        _, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        raw = env.raw_observation(agent)
+        wanted = policy.act(raw)
+        if wanted is None:
+            env.step(None)
+            continue
+        wanted = _as_dict(wanted)
+        out.steps += 1
+        slot = _slot_for(menu_actions(env.known(agent)), wanted)
+        if slot is None:
+            out.missing = str(wanted.get("kind"))
+            break
+        out.expressed += 1
+        env.step(slot)
+    out.score = env.score.score if env.score is not None else 0.0
+    return out
+
+
+def menu_coverage(tasks: list[Any], *, hints: str = "off") -> CoverageReport:
+    """The coverage of every task of ``tasks``."""
+    return CoverageReport([task_coverage(t, hints=hints) for t in tasks])
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    """Print (and return) the per-family coverage of a split."""
+    from ..tasks.suites import load_suite
+
+    ap = argparse.ArgumentParser(description="Menu coverage of the reference episodes, per family.")
+    ap.add_argument("--suite", default="capability-v1")
+    ap.add_argument("--split", default="frozen")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--hints", default="off")
+    args = ap.parse_args(argv)
+    report = menu_coverage(load_suite(args.suite, args.split, args.seed), hints=args.hints).by_family()
+    for fam, row in report.items():
+        print(f"{fam:<16} {row['covered']:>3}/{row['tasks']:<3} {row['share']:.0%}  missing: {row['missing'] or '-'}")
+    return report
+
+
+if __name__ == "__main__":
+    main()
