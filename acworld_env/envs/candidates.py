@@ -18,10 +18,11 @@ from typing import Any
 
 from ..vcp import TOOLS, Role, VCPAction, parse_action
 from ..vcp.union import IDLE_ACTION
+from . import candidates_plans as plans
 from .known import ONE_SHOT, Known, action_key
 
-N_LISTINGS, N_MERCHANTS, N_THREADS, N_ORDERS = 8, 3, 4, 4
-N_PAYMENTS, N_SHIPMENTS, N_EVENTS, N_RETURNS, N_DISPUTES = 2, 2, 6, 2, 2
+N_LISTINGS, N_MERCHANTS, N_THREADS, N_ORDERS = 8, 4, 4, 8
+N_PAYMENTS, N_SHIPMENTS, N_EVENTS, N_RETURNS, N_DISPUTES = 6, 6, 10, 4, 2
 N_QUOTES, N_REQUESTS, N_QUESTIONS = 2, 2, 2
 OFFER_LEVELS = (0.7, 0.85, 1.0)
 """Buyer opening offers, as fractions of the seen list price."""
@@ -156,11 +157,15 @@ def _simple(kind: str, field: str, **extra: Any) -> Callable[[Known, str, dict],
     return fn
 
 
-def _pay(k: Known, oid: str, order: dict) -> dict | None:
-    if order.get("total") is None or order.get("payment") or order.get("status") not in {None, "placed"}:
-        return None
-    return {"kind": "authorize_payment", "order_id": oid, "amount": order["total"],
-            "idempotency_key": f"pay-{oid}"}
+def _pay(keyed: bool) -> Callable[[Known, str, dict], dict | None]:
+    """Authorize an order's seen total (with a fixed idempotency key, or without one)."""
+    def fn(k: Known, oid: str, order: dict) -> dict | None:
+        if order.get("total") is None or order.get("payment") or order.get("status") not in {None, "placed"}:
+            return None
+        action = {"kind": "authorize_payment", "order_id": oid, "amount": order["total"]}
+        return {**action, "idempotency_key": f"pay-{oid}"} if keyed else action
+
+    return fn
 
 
 def _return(k: Known, oid: str, order: dict) -> dict | None:
@@ -232,6 +237,10 @@ def _build_table() -> list[Slot]:
     slots: list[Slot] = [
         Slot(f"search:{v}", "search_listings", _search(v)) for v in ("all", "cheapest", "keywords", "category", "mandate")
     ]
+    slots += [Slot("search:hints", "search_listings", plans.search_hints(True)),
+              Slot("search:hints-unbounded", "search_listings", plans.search_hints(False)),
+              Slot("search:category@page", "search_listings", plans.search_category_page)]
+    slots += [Slot(f"offer:limit@{int(s * 100)}%", "propose_offer", plans.opening(s)) for s in plans.OPENING_SHARES]
     per_listing: list[tuple[str, str, Callable]] = [
         ("get", "get_listing", _simple("get_listing", "listing_id")),
         ("reviews", "get_reviews", _simple("get_reviews", "listing_id")),
@@ -253,7 +262,8 @@ def _build_table() -> list[Slot]:
     ]
     per_order = [
         ("get", "get_order", _simple("get_order", "order_id")),
-        ("pay", "authorize_payment", _pay),
+        ("pay", "authorize_payment", _pay(True)),
+        ("pay:plain", "authorize_payment", _pay(False)),
         ("confirm", "confirm_order", _simple("confirm_order", "order_id")),
         ("allocate", "allocate_inventory", _simple("allocate_inventory", "order_id")),
         ("ship", "ship_order", _simple("ship_order", "order_id", carrier="standard")),
@@ -304,6 +314,17 @@ def _build_table() -> list[Slot]:
     for name, table, count, templates in groups:
         for i in range(count):
             slots += [Slot(f"{name}[{i}].{label}", kind, _per(table, fn), i) for label, kind, fn in templates]
+    for i in range(plans.N_HITS):
+        slots += [Slot(f"hit[{i}].get", "get_listing", plans.hit_get, i),
+                  Slot(f"hit[{i}].reviews", "get_reviews", plans.hit_reviews, i),
+                  Slot(f"hit[{i}].order", "place_order", plans.hit_order, i)]
+    for i in range(plans.N_PAGE_REVIEWS):
+        slots += [Slot(f"review[{i}].flag:{r}", "flag_review", plans.flag(r), i) for r in plans.FLAG_REASONS]
+    for i in range(N_THREADS):
+        slots += [Slot(f"thread[{i}].ask@{int(s * 100)}%", "counter_offer", plans.asking(s), i)
+                  for s in plans.ASKING_SHARES]
+        slots += [Slot(f"thread[{i}].concede@{int(s * 100)}%", "counter_offer", plans.conceding(s), i)
+                  for s in plans.CONCEDE_SHARES]
     slots += [Slot(f"merchant[{i}].reputation", "get_merchant_reputation", _merchant_rep, i) for i in range(N_MERCHANTS)]
     slots += [
         Slot("inbox", "get_inbox", _fixed(IDLE_ACTION)),

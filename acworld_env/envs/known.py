@@ -47,6 +47,15 @@ KNOWN_KINDS = ("listings", "threads", "orders", "payments", "shipments", "events
 """Kinds of record an agent can come to know, in the order menus use them."""
 
 
+_LIST_PRICE = re.compile(r"\blist(?:ed)?(?: price)?(?: at| of| is)?\s*\$(\d+(?:\.\d\d)?)", re.I)
+
+
+def _list_price(text: str) -> int | None:
+    """The list price quoted in ``text`` ("listed at $119", "list price $48.50"), in cents."""
+    m = _LIST_PRICE.search(text)
+    return None if m is None else int(round(float(m.group(1)) * 100))
+
+
 def _int(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
@@ -62,6 +71,14 @@ class Known:
     actors: dict[str, str | None] = field(default_factory=dict)
     categories: list[str] = field(default_factory=list)
     last_kind: str | None = None
+    hints: dict[str, Any] = field(default_factory=dict)
+    """Requirements parsed from the request, when the env runs with ``hints="structured"`` (else empty)."""
+    hits: list[str] = field(default_factory=list)
+    """Listing ids of the agent's own last accepted search, in the order the page listed them."""
+    page_reviews: list[str] = field(default_factory=list)
+    """Review ids of the agent's own last accepted review read, in the order the page listed them."""
+    list_price: int | None = None
+    """The list price the request text quotes ("listed at $119", "list price $48"), in cents."""
     pending: dict[str, Any] = field(default_factory=dict)
     done: set[tuple[str, str]] = field(default_factory=set)
     records: dict[str, dict[str, dict[str, Any]]] = field(
@@ -97,8 +114,11 @@ class Known:
         self.role = raw.get("role", self.role)
         self.request = raw.get("request", self.request) or ""
         self.mandate = dict(raw.get("mandate") or {})
+        hints = raw.get("hints")
+        self.hints = hints if isinstance(hints, dict) else {}
         if self.request != self.scanned:
             self._text(self.request)
+            self.list_price = _list_price(self.request)
             self.scanned = self.request
         self._walk(self.mandate)
         for msg in raw.get("inbox") or []:
@@ -109,6 +129,12 @@ class Known:
             result = last.get("result") if isinstance(last.get("result"), dict) else {}
             if last.get("kind") == self.pending.get("kind"):
                 self._after_own(self.pending, result)
+            if last.get("kind") == "search_listings" and isinstance(result.get("items"), list):
+                self.hits = [x["listing_id"] for x in result["items"]
+                             if isinstance(x, dict) and isinstance(x.get("listing_id"), str)]
+            if last.get("kind") == "get_reviews" and isinstance(result.get("items", result.get("reviews")), list):
+                self.page_reviews = [x["review_id"] for x in result.get("items", result.get("reviews"))
+                                     if isinstance(x, dict) and isinstance(x.get("review_id"), str)]
             tid = result.get("thread_id")
             if last.get("kind") == "propose_offer" and self.pending.get("kind") == "propose_offer" and tid:
                 thr = self["threads"].setdefault(tid, {})
