@@ -318,7 +318,7 @@ def _build_table() -> list[Slot]:
         slots += [Slot(f"hit[{i}].get", "get_listing", plans.hit_get, i),
                   Slot(f"hit[{i}].reviews", "get_reviews", plans.hit_reviews, i),
                   Slot(f"hit[{i}].order", "place_order", plans.hit_order, i)]
-    for i in range(plans.N_PAGE_REVIEWS):
+    for i in range(plans.N_REVIEWS):
         slots += [Slot(f"review[{i}].flag:{r}", "flag_review", plans.flag(r), i) for r in plans.FLAG_REASONS]
     for i in range(N_THREADS):
         slots += [Slot(f"thread[{i}].ask@{int(s * 100)}%", "counter_offer", plans.asking(s), i)

@@ -7,7 +7,7 @@ own last search, and the prices on its threads.
 
 * searches: the hints' filters (cheapest first, a full page), a full page of the mandate's category;
 * search hits: read, read the reviews of, or order the ``k``-th listing the last search returned;
-* reviews: flag the ``k``-th review of the last review page read, for each reason;
+* reviews: flag the ``k``-th review seen, for each reason;
 * bargaining (prices rounded to whole dollars, never past the mandate's limit): a buyer opens at a
   share of its limit; a seller's first counter asks the list price (or 95 % / 90 % of it); later
   counters concede a share of the gap to the other side's last price, at least 1.5 % of the list
@@ -29,8 +29,8 @@ ASKING_SHARES = (1.0, 0.95, 0.9)
 """A seller's first counter, as shares of its asking base (the list price, at least 110 % of its floor)."""
 CONCEDE_SHARES = (0.0, 0.1, 0.2, 0.3, 0.4)
 """Later counters move this share of the gap to the other side's last price (at least a minimum move)."""
-N_PAGE_REVIEWS = 10
-"""Reviews of the last page read that the menu can flag."""
+N_REVIEWS = 36
+"""Reviews seen (in first-seen order) that the menu can flag."""
 FLAG_REASONS = ("fake", "abusive", "off_topic", "undisclosed_incentive")
 PAGE = 50
 """A full search page."""
@@ -94,11 +94,10 @@ def hit_order(k: Known, i: int) -> dict[str, Any] | None:
 
 
 def flag(reason: str):  # noqa: ANN201  (a Builder)
-    """Flag the ``i``-th review of the last review page read, for ``reason``."""
+    """Flag the ``i``-th review seen, for ``reason``."""
     def build(k: Known, i: int) -> dict[str, Any] | None:
-        if i >= len(k.page_reviews):
-            return None
-        return {"kind": "flag_review", "review_id": k.page_reviews[i], "reason": reason}
+        rid = k.nth("reviews", i)
+        return None if rid is None else {"kind": "flag_review", "review_id": rid, "reason": reason}
 
     return build
 

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any
 
 from ..vcp.union import ONE_SHOT_KINDS
 
 _ID_TEXT = re.compile(r"\b(thr|qrq|quo|ord|pay|shp|ret|dsp|rev)-\d{4,}\b")
-_LISTING_TEXT = re.compile(r"\bL-[A-Za-z0-9](?:[A-Za-z0-9_-]*[A-Za-z0-9])?\b")
+_LISTING_TEXT = re.compile(r"\bL-[A-Za-z0-9](?:[A-Za-z0-9_-]*[A-Za-z0-9])?\b|\bm\d{3}-p\d{5}-v\d{3}\b")
 _ACTOR_TEXT = re.compile(r"\b(?:buyer|merchant)_\d+\b")
 _PREFIX_TABLE = {
     "thr": "threads", "qrq": "quote_requests", "quo": "quotes", "ord": "orders", "pay": "payments",
@@ -75,8 +76,6 @@ class Known:
     """Requirements parsed from the request, when the env runs with ``hints="structured"`` (else empty)."""
     hits: list[str] = field(default_factory=list)
     """Listing ids of the agent's own last accepted search, in the order the page listed them."""
-    page_reviews: list[str] = field(default_factory=list)
-    """Review ids of the agent's own last accepted review read, in the order the page listed them."""
     list_price: int | None = None
     """The list price the request text quotes ("listed at $119", "list price $48"), in cents."""
     pending: dict[str, Any] = field(default_factory=dict)
@@ -121,6 +120,8 @@ class Known:
             self.list_price = _list_price(self.request)
             self.scanned = self.request
         self._walk(self.mandate)
+        for lid in self.mandate.get("listings") or []:
+            self._see("listings", lid)
         for msg in raw.get("inbox") or []:
             self._message(msg)
         last = raw.get("last_result") or {}
@@ -132,9 +133,6 @@ class Known:
             if last.get("kind") == "search_listings" and isinstance(result.get("items"), list):
                 self.hits = [x["listing_id"] for x in result["items"]
                              if isinstance(x, dict) and isinstance(x.get("listing_id"), str)]
-            if last.get("kind") == "get_reviews" and isinstance(result.get("items", result.get("reviews")), list):
-                self.page_reviews = [x["review_id"] for x in result.get("items", result.get("reviews"))
-                                     if isinstance(x, dict) and isinstance(x.get("review_id"), str)]
             tid = result.get("thread_id")
             if last.get("kind") == "propose_offer" and self.pending.get("kind") == "propose_offer" and tid:
                 thr = self["threads"].setdefault(tid, {})
@@ -282,6 +280,11 @@ class Known:
             req["lines"] = [dict(x) for x in d["lines"] if isinstance(x, dict) and "listing_id" in x]
 
     # -- views --------------------------------------------------------------
+    def nth(self, table: str, i: int) -> str | None:
+        """The id of the ``i``-th record of one kind seen, or None when fewer were seen."""
+        recs = self.records[table]
+        return next(islice(recs, i, None)) if i < len(recs) else None
+
     def ids(self, table: str) -> list[str]:
         """Ids of one kind, in first-seen order."""
         return list(self.records[table])
