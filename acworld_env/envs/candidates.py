@@ -18,6 +18,7 @@ from typing import Any
 
 from ..vcp import TOOLS, Role, VCPAction, parse_action
 from ..vcp.union import IDLE_ACTION
+from . import candidates_aftersales as aftersales
 from . import candidates_plans as plans
 from .known import ONE_SHOT, Known, action_key
 
@@ -325,6 +326,7 @@ def _build_table() -> list[Slot]:
                   for s in plans.ASKING_SHARES]
         slots += [Slot(f"thread[{i}].concede@{int(s * 100)}%", "counter_offer", plans.conceding(s), i)
                   for s in plans.CONCEDE_SHARES]
+    slots += [Slot(label, kind, build, i) for label, kind, build, i in aftersales.slots(N_ORDERS, N_RETURNS, N_DISPUTES)]
     slots += [Slot(f"merchant[{i}].reputation", "get_merchant_reputation", _merchant_rep, i) for i in range(N_MERCHANTS)]
     slots += [
         Slot("inbox", "get_inbox", _fixed(IDLE_ACTION)),

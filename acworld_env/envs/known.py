@@ -48,6 +48,8 @@ KNOWN_KINDS = ("listings", "threads", "orders", "payments", "shipments", "events
 """Kinds of record an agent can come to know, in the order menus use them."""
 
 
+_FEE = re.compile(r"(\d{1,2})\s*%\s*restocking", re.I)
+_REF_TABLE = {"order": "orders", "payment": "payments", "shipment": "shipments"}
 _LIST_PRICE = re.compile(r"\blist(?:ed)?(?: price)?(?: at| of| is)?\s*\$(\d+(?:\.\d\d)?)", re.I)
 
 
@@ -78,6 +80,10 @@ class Known:
     """Listing ids of the agent's own last accepted search, in the order the page listed them."""
     list_price: int | None = None
     """The list price the request text quotes ("listed at $119", "list price $48"), in cents."""
+    fee_pct: int | None = None
+    """A restocking fee the request text quotes ("a 10% restocking fee"), in percent."""
+    refunds: list[str] = field(default_factory=list)
+    """Refund ids the agent's own refunds returned, in order."""
     pending: dict[str, Any] = field(default_factory=dict)
     done: set[tuple[str, str]] = field(default_factory=set)
     records: dict[str, dict[str, dict[str, Any]]] = field(
@@ -118,6 +124,8 @@ class Known:
         if self.request != self.scanned:
             self._text(self.request)
             self.list_price = _list_price(self.request)
+            fee = _FEE.search(self.request)
+            self.fee_pct = int(fee.group(1)) if fee else None
             self.scanned = self.request
         self._walk(self.mandate)
         for lid in self.mandate.get("listings") or []:
@@ -130,6 +138,8 @@ class Known:
             result = last.get("result") if isinstance(last.get("result"), dict) else {}
             if last.get("kind") == self.pending.get("kind"):
                 self._after_own(self.pending, result)
+            if isinstance(result.get("refund_id"), str) and result["refund_id"] not in self.refunds:
+                self.refunds.append(result["refund_id"])
             if last.get("kind") == "search_listings" and isinstance(result.get("items"), list):
                 self.hits = [x["listing_id"] for x in result["items"]
                              if isinstance(x, dict) and isinstance(x.get("listing_id"), str)]
@@ -224,8 +234,9 @@ class Known:
                         if self._see("listings", lid) is not None and isinstance(rec, dict):
                             self._absorb({"listing_id": lid, **rec, "merchant_id": self.actor})
                 elif key == "ledger" and isinstance(value, dict):
-                    for oid in value:
-                        self._see("orders", oid)
+                    for oid, book in value.items():
+                        if self._see("orders", oid) is not None and isinstance(book, dict):
+                            self._ledger(oid, book.get("entries"))
                 elif isinstance(value, dict | list):
                     self._walk(value, depth + 1)
                 elif isinstance(value, str) and key in {"text", "message", "title"}:
@@ -234,9 +245,21 @@ class Known:
             for value in node[:200]:
                 self._walk(value, depth + 1)
 
+    def _ledger(self, oid: str, entries: Any) -> None:
+        """Payments an order's ledger entries name, linked to that order."""
+        for entry in entries if isinstance(entries, list) else []:
+            pay = self._see("payments", entry.get("payment")) if isinstance(entry, dict) else None
+            if pay is not None:
+                pay.setdefault("order", oid)
+
     def _absorb(self, d: dict[str, Any]) -> None:
         recs = {table: self._see(table, d.get(key)) for key, table in _KEY_TABLE.items() if key in d}
         recs = {t: r for t, r in recs.items() if r is not None}
+        refs = {key: d[key] for key in _REF_TABLE if isinstance(d.get(key), str) and _ID_TEXT.fullmatch(d[key])}
+        for key, ref in refs.items():
+            self._see(_REF_TABLE[key], ref)
+            for rec in recs.values():
+                rec.setdefault(key, ref)
         for key in ("merchant_id", "merchant"):
             self._actor(d.get(key), "merchant")
         self._actor(d.get("buyer"), "buyer")
@@ -274,6 +297,11 @@ class Known:
             amount = _int(d.get("amount")) if "amount" in d else _int(d.get("authorized"))
             if amount is not None:
                 pay["amount"] = amount
+        if (ret := recs.get("returns")) is not None:
+            if _int(d.get("amount")) is not None:
+                ret["amount"] = d["amount"]
+            if isinstance(d.get("lines"), list):
+                ret["lines"] = [dict(x) for x in d["lines"] if isinstance(x, dict) and "listing_id" in x]
         if (quote := recs.get("quotes")) is not None and _int(d.get("total")) is not None:
             quote["total"] = d["total"]
         if (req := recs.get("quote_requests")) is not None and isinstance(d.get("lines"), list):
