@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..envs.candidates import menu_actions
+from ..envs.known import Known
 from ..vcp.union import parse_action
 
 
@@ -36,6 +38,8 @@ class TaskCoverage:
     expressed: int = 0
     missing: str | None = None
     """The kind of the first reference action no slot expressed (None when every one had a slot)."""
+    unseen: list[str] = field(default_factory=list)
+    """Ids that action names which the actor had not seen by then (no slot built from its view can name them)."""
     score: float = 0.0
     reference_score: float = 0.0
 
@@ -60,7 +64,9 @@ class CoverageReport:
         for fam, items in sorted(groups.items(), key=lambda kv: (len(kv[0].split("_")[0]), kv[0])):
             covered = sum(t.covered for t in items)
             out[fam] = {"tasks": len(items), "covered": covered, "share": round(covered / len(items), 3),
-                        "missing": dict(Counter(t.missing for t in items if t.missing))}
+                        "missing": dict(Counter(t.missing for t in items if t.missing)),
+                        "missing_unseen_id": sum(bool(t.unseen) for t in items),
+                        "score_short": sum(t.missing is None and not t.covered for t in items)}
         return out
 
 
@@ -97,6 +103,29 @@ def _as_dict(action: Any) -> dict[str, Any]:
     return dict(action)
 
 
+_ID = re.compile(r"^(?:L-[A-Za-z0-9_-]+|m\d{3}-p\d{5}-v\d{3}|[a-z]{3}-\d{3,}|(?:buyer|merchant)_\d+)$")
+
+
+def unseen_ids(action: dict[str, Any], known: Known) -> list[str]:
+    """Record and actor ids ``action`` names that ``known`` never saw (answers and free text aside)."""
+    seen = {known.actor, *known.actors} | {key for recs in known.records.values() for key in recs}
+    found: list[str] = []
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key not in (*_WORDS, "answer", "claims", "idempotency_key"):
+                    walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+        elif isinstance(node, str) and _ID.match(node) and node not in seen and node not in found:
+            found.append(node)
+
+    walk(action)
+    return found
+
+
 def task_coverage(task: Any, *, hints: str = "off") -> TaskCoverage:
     """Replay ``task``'s reference through the menu (see the module docstring)."""
     from ..envs.aec import AcworldAECEnv
@@ -124,6 +153,7 @@ def task_coverage(task: Any, *, hints: str = "off") -> TaskCoverage:
         slot = _slot_for(menu_actions(env.known(agent)), wanted)
         if slot is None:
             out.missing = str(wanted.get("kind"))
+            out.unseen = unseen_ids(wanted, env.known(agent))
             break
         out.expressed += 1
         env.step(slot)
@@ -148,7 +178,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     args = ap.parse_args(argv)
     report = menu_coverage(load_suite(args.suite, args.split, args.seed), hints=args.hints).by_family()
     for fam, row in report.items():
-        print(f"{fam:<16} {row['covered']:>3}/{row['tasks']:<3} {row['share']:.0%}  missing: {row['missing'] or '-'}")
+        print(f"{fam:<16} {row['covered']:>3}/{row['tasks']:<3} {row['share']:.0%}  missing: {row['missing'] or '-'}"
+              f"  (naming unseen ids: {row['missing_unseen_id']}, all slots but short of the score: "
+              f"{row['score_short']})")
     return report
 
 
