@@ -117,7 +117,6 @@ Unknown option keys are ignored.
 from __future__ import annotations
 
 import difflib
-import fnmatch
 from collections.abc import Sequence
 from typing import Any
 
@@ -131,7 +130,8 @@ from ..episode import Episode
 from ..observe import render_text, with_hints
 from ..scoring import SCORE_FIGURES, score_episode
 from ..tasks.spec import TaskSpec
-from ..tasks.suites import load_suite
+from ..tasks.suites import suite_tasks
+from ..tasks.task_list import Cast, TaskList, cast_of
 from ..transcript import transcript_lines
 from ..vcp.union import IDLE_ACTION
 from .info import NO_VALIDATION
@@ -175,19 +175,16 @@ class AcworldAECEnv(AECEnv):
         self.max_cycles = max_cycles
         self.render_mode = render_mode
         if tasks is None or isinstance(tasks, str):
-            suite_tasks = load_suite(suite, split, seed or 0)
-            self.tasks: list[TaskSpec] = suite_tasks if tasks is None else [
-                t for t in suite_tasks if fnmatch.fnmatch(t.task_id, tasks)]
+            self.tasks = suite_tasks(suite, split, seed or 0, tasks)
         else:
-            self.tasks = list(tasks)
-        self._by_id = {t.task_id: t for t in self.tasks}
+            self.tasks = tasks if isinstance(tasks, TaskList) else TaskList(list(tasks))
         self._fixed = _as_task(task) if task is not None else (self.task_by_id(task_id) if task_id else None)
         if not self.tasks and self._fixed is None:
             raise ValueError(f"suite {suite!r} ({split}) has no tasks")
         self.possible_agents: list[str] = []
         self._role_hint: dict[str, str] = {}
-        for t in [*self.tasks, *([self._fixed] if self._fixed else [])]:
-            self._add_possible(t)
+        for cast in [*self.tasks.casts(), *([cast_of(self._fixed)] if self._fixed else [])]:
+            self._add_cast(cast)
         self._obs_space: spaces.Dict | None = None
         """Built on first use: the text fields' 63,425-character charset takes ~0.1 s to index."""
         self.state_space = state_space()
@@ -208,11 +205,12 @@ class AcworldAECEnv(AECEnv):
     # -- tasks ------------------------------------------------------------------
     def task_by_id(self, task_id: str) -> TaskSpec:
         """A task of the env's suite by id."""
-        if task_id not in self._by_id:
-            close = difflib.get_close_matches(task_id, list(self._by_id), n=3)
+        task = self.tasks.find(task_id)
+        if task is None:
+            close = difflib.get_close_matches(task_id, self.tasks.ids(), n=3)
             raise KeyError(f"no task {task_id!r} in {self.suite} ({self.split})"
                            + (f"; did you mean {', '.join(close)}?" if close else ""))
-        return self._by_id[task_id]
+        return task
 
     def _actors_of(self, task: TaskSpec) -> list[str]:
         if self.counterparties == "scripted":
@@ -220,10 +218,13 @@ class AcworldAECEnv(AECEnv):
         return [task.actor, *[a for a in task.initial_state["actors"] if a != task.actor]]
 
     def _add_possible(self, task: TaskSpec) -> None:
-        for a in self._actors_of(task):
+        self._add_cast(cast_of(task))
+
+    def _add_cast(self, cast: Cast) -> None:
+        for a in cast.agents(self.counterparties == "agents"):
             if a not in self.possible_agents:
                 self.possible_agents.append(a)
-                self._role_hint[a] = task.initial_state["actors"][a]["role"]
+                self._role_hint[a] = cast.roles[a]
 
     def _walker(self) -> np.random.Generator:
         if self._walk is None:
