@@ -8,6 +8,7 @@ problem as ``(field path, message)``, or None.
 
 from __future__ import annotations
 
+import importlib
 import math
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
@@ -163,10 +164,16 @@ def params_problem(task: TaskSpec) -> Problem | None:
 LATER_CHECKS: list[Callable[[Any], Problem | None]] = []
 """Checks that need a registry of a higher layer (the World's event types): that layer appends them, and
 :func:`~acworld_env.core.taskspec.check_runnable` runs them before an episode starts."""
+LATER_MODULES: list[str] = []
+"""Modules that append to :data:`LATER_CHECKS` when imported, named by a layer that does not import them
+yet (they import the World): :func:`later_problem` imports them before its first run."""
 
 
 def later_problem(task: TaskSpec) -> Problem | None:
     """The first problem one of :data:`LATER_CHECKS` finds, or None."""
+    while LATER_MODULES:
+        importlib.import_module(LATER_MODULES[0])
+        LATER_MODULES.pop(0)
     for check in LATER_CHECKS:
         problem = check(task)
         if problem is not None:

@@ -118,27 +118,51 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from gymnasium import logger, spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ..core.sides import actor_task
-from ..episode import Episode
 from ..observe import render_text, with_hints
-from ..scoring import SCORE_FIGURES, score_episode
-from ..tasks.spec import TaskSpec
 from ..tasks.suites import suite_tasks
 from ..tasks.task_list import Cast, TaskList, cast_of
-from ..transcript import transcript_lines
-from ..vcp.union import IDLE_ACTION
 from .info import NO_VALIDATION
-from .known import Known
-from .rewards import REWARD_MODES, EpisodeReward
-from .spaces import VCPActionSpace, encode_observation, observation_space
 from .state import episode_state, state_space
+
+if TYPE_CHECKING:
+    from ..core.sides import actor_task
+    from ..episode import Episode
+    from ..scoring import SCORE_FIGURES, score_episode
+    from ..tasks.spec import TaskSpec
+    from ..transcript import transcript_lines
+    from ..vcp.union import IDLE_ACTION
+    from .known import Known
+    from .rewards import REWARD_MODES, EpisodeReward
+    from .spaces import VCPActionSpace, encode_observation, observation_space
+
+
+def _import_play() -> None:
+    """Import what playing needs (the market, scoring, the action models) into this module, once: making
+    an env needs none of it, so ``make`` stays quick; the names are module globals as if imported above."""
+    global _PLAY_IMPORTED, actor_task, Episode, SCORE_FIGURES, score_episode, TaskSpec, transcript_lines
+    global IDLE_ACTION, Known, REWARD_MODES, EpisodeReward, VCPActionSpace, encode_observation, observation_space
+    if _PLAY_IMPORTED:
+        return
+    from ..core.sides import actor_task
+    from ..episode import Episode
+    from ..scoring import SCORE_FIGURES, score_episode
+    from ..tasks.spec import TaskSpec
+    from ..transcript import transcript_lines
+    from ..vcp.union import IDLE_ACTION
+    from .known import Known
+    from .rewards import REWARD_MODES, EpisodeReward
+    from .spaces import VCPActionSpace, encode_observation, observation_space
+    _PLAY_IMPORTED = True
+
+
+_PLAY_IMPORTED = False
 
 COUNTERPARTY_MODES = ("scripted", "agents")
 HINT_MODES = ("off", "structured")
@@ -161,10 +185,12 @@ class AcworldAECEnv(AECEnv):
             raise ValueError(f"hints must be one of {HINT_MODES}, not {hints!r}")
         if counterparties not in COUNTERPARTY_MODES:
             raise ValueError(f"counterparties must be one of {COUNTERPARTY_MODES}, not {counterparties!r}")
-        if reward not in REWARD_MODES:
-            raise ValueError(f"reward must be one of {REWARD_MODES}, not {reward!r}")
-        if score not in SCORE_FIGURES:
-            raise ValueError(f"score must be one of {SCORE_FIGURES}, not {score!r}")
+        if reward != "potential" or score != "score":  # the defaults are valid: only others import scoring
+            _import_play()
+            if reward not in REWARD_MODES:
+                raise ValueError(f"reward must be one of {REWARD_MODES}, not {reward!r}")
+            if score not in SCORE_FIGURES:
+                raise ValueError(f"score must be one of {SCORE_FIGURES}, not {score!r}")
         self.score_figure = score
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}")
@@ -242,12 +268,14 @@ class AcworldAECEnv(AECEnv):
     def observation_space(self, agent: str) -> spaces.Dict:
         """The same ``Dict`` space for every agent."""
         if self._obs_space is None:
+            _import_play()
             self._obs_space = observation_space()
         return self._obs_space
 
     def action_space(self, agent: str) -> VCPActionSpace:
         """The agent's action space (one object per agent, bound to its role and memory)."""
         if agent not in self._action_spaces:
+            _import_play()
             self._action_spaces[agent] = VCPActionSpace(self._role_hint.get(agent, "buyer"))
         return self._action_spaces[agent]
 
@@ -268,6 +296,7 @@ class AcworldAECEnv(AECEnv):
         self._start(task, episode_seed)
 
     def _start(self, task: TaskSpec, seed: int) -> None:
+        _import_play()
         self._add_possible(task)
         agents = self._actors_of(task)
         self.task, self.episode_seed = task, seed
@@ -440,6 +469,7 @@ class AcworldAECEnv(AECEnv):
 
 
 def _as_task(task: TaskSpec | dict) -> TaskSpec:
+    _import_play()
     return task if isinstance(task, TaskSpec) else TaskSpec.model_validate(task)
 
 

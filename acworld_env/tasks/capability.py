@@ -7,9 +7,12 @@ each family's builder, for training and held-out testing on tasks nobody tuned t
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .names import FAMILY_BUILDERS, register_suite
-from .sides import with_sides
-from .spec import TaskSpec
+
+if TYPE_CHECKING:
+    from .spec import TaskSpec
 
 CAPABILITY_FAMILIES = ("T1_discovery", "T2_grounding", "T3_preference", "T4_negotiation", "T5_multi_item",
                        "T6_inventory", "T7_lifecycle", "T8_governance", "T9_adversarial", "T10_timing")
@@ -24,6 +27,7 @@ def build_capability(seed: int = 0, *, frozen: bool = True) -> list[TaskSpec]:
     file needs none of them (their policies register when a task first names one, see
     :func:`acworld_env.policies.make.make_policy`)."""
     from . import families  # noqa: F401  (registers the family builders)
+    from .sides import with_sides
 
     return [with_sides(t) for fam in CAPABILITY_FAMILIES if fam in FAMILY_BUILDERS
             for t in FAMILY_BUILDERS[fam](seed=seed, frozen=frozen)]

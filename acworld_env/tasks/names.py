@@ -17,10 +17,12 @@ a module that imports it back.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.name_tables import register_in
-from ..core.taskspec import TaskSpec
+
+if TYPE_CHECKING:
+    from ..core.taskspec import TaskSpec
 
 PolicyConstructor = Callable[..., Any]
 """A policy class, or a function, called with a ``PolicyRef``'s ``params`` to build one policy."""
@@ -44,7 +46,7 @@ def register_shortcut(family: str, name: str) -> Callable[[ShortcutFactory], Sho
     return register_in(SHORTCUTS.setdefault(family, {}), name)
 
 
-FamilyBuilder = Callable[..., list[TaskSpec]]
+FamilyBuilder = Callable[..., "list[TaskSpec]"]
 FAMILY_BUILDERS: dict[str, FamilyBuilder] = {}
 """Family name -> builder ``build(seed=..., frozen=...)``."""
 
@@ -54,7 +56,7 @@ def register_family(name: str) -> Callable[[FamilyBuilder], FamilyBuilder]:
     return register_in(FAMILY_BUILDERS, name)
 
 
-SuiteLoader = Callable[[str, int], list[TaskSpec]]
+SuiteLoader = Callable[[str, int], "list[TaskSpec]"]
 SUITES: dict[str, SuiteLoader | str] = {}
 """Suite name -> loader ``(split, seed) -> tasks``, or its ``"module:attr"`` path (imported by
 :func:`acworld_env.tasks.suites.load_suite` on first use)."""

@@ -48,12 +48,12 @@ def _edit(line: str, change) -> str:
 def test_make_builds_no_task_and_a_reset_builds_only_its_own() -> None:
     code = ("import json, sys, acworld_env\nfrom acworld_env.tasks.frozen import frozen_file\n"
             "env = acworld_env.make('capability-v1')\nfile = frozen_file('capability-v1')\n"
-            "made = [sum(s is not None for s in file._specs),\n"
+            "made = [sum(s is not None for s in file._specs), 'pydantic' in sys.modules,\n"
             "        len(env.unwrapped.tasks), env.unwrapped.possible_agents]\n"
             "env.reset(seed=0, options={'task_id': env.unwrapped.tasks.ids()[7]})\n"
             "print(json.dumps([made, sum(s is not None for s in file._specs)]))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert json.loads(out.strip().splitlines()[-1]) == [[0, 200, ["buyer_0", "merchant_0"]], 1]
+    assert json.loads(out.strip().splitlines()[-1]) == [[0, False, 200, ["buyer_0", "merchant_0"]], 1]
 
 
 def test_the_lazy_list_reads_ids_and_casts_as_the_built_tasks_have_them() -> None:
