@@ -19,12 +19,15 @@ from typing import Any
 from ..vcp import TOOLS, Role, VCPAction, parse_action
 from ..vcp.union import IDLE_ACTION
 from . import candidates_aftersales as aftersales
+from . import candidates_carts as carts
 from . import candidates_plans as plans
 from .known import ONE_SHOT, Known, action_key
 
 N_LISTINGS, N_MERCHANTS, N_THREADS, N_ORDERS = 8, 4, 4, 8
 N_PAYMENTS, N_SHIPMENTS, N_EVENTS, N_RETURNS, N_DISPUTES = 6, 6, 10, 4, 2
 N_QUOTES, N_REQUESTS, N_QUESTIONS = 2, 2, 2
+N_READ = 16
+"""Seen listings the menu can read (``get_listing``); the other listing slots cover the first N_LISTINGS."""
 OFFER_LEVELS = (0.7, 0.85, 1.0)
 """Buyer opening offers, as fractions of the seen list price."""
 CONCESSIONS = (1 / 3, 2 / 3)
@@ -326,7 +329,10 @@ def _build_table() -> list[Slot]:
                   for s in plans.ASKING_SHARES]
         slots += [Slot(f"thread[{i}].concede@{int(s * 100)}%", "counter_offer", plans.conceding(s), i)
                   for s in plans.CONCEDE_SHARES]
+    slots += [Slot(f"listing[{i}].get", "get_listing", _per("listings", _simple("get_listing", "listing_id")), i)
+              for i in range(N_LISTINGS, N_READ)]
     slots += [Slot(label, kind, build, i) for label, kind, build, i in aftersales.slots(N_ORDERS, N_RETURNS, N_DISPUTES)]
+    slots += [Slot(label, kind, build, i) for label, kind, build, i in carts.slots(N_REQUESTS)]
     slots += [Slot(f"merchant[{i}].reputation", "get_merchant_reputation", _merchant_rep, i) for i in range(N_MERCHANTS)]
     slots += [
         Slot("inbox", "get_inbox", _fixed(IDLE_ACTION)),

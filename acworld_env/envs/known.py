@@ -138,6 +138,10 @@ class Known:
             result = last.get("result") if isinstance(last.get("result"), dict) else {}
             if last.get("kind") == self.pending.get("kind"):
                 self._after_own(self.pending, result)
+            if last.get("kind") == "get_listing" and isinstance(result.get("listing_id"), str):
+                rec = self._see("listings", result["listing_id"])
+                if rec is not None:
+                    rec["terms"] = result.get("terms") if isinstance(result.get("terms"), dict) else {}
             if isinstance(result.get("refund_id"), str) and result["refund_id"] not in self.refunds:
                 self.refunds.append(result["refund_id"])
             if last.get("kind") == "search_listings" and isinstance(result.get("items"), list):
