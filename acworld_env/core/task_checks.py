@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import math
+import threading
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -169,11 +170,17 @@ LATER_MODULES: list[str] = []
 yet (they import the World): :func:`later_problem` imports them before its first run."""
 
 
+_LATER_LOCK = threading.Lock()
+"""Runs of many episodes at once reach :func:`later_problem` together: one imports, the others wait."""
+
+
 def later_problem(task: TaskSpec) -> Problem | None:
     """The first problem one of :data:`LATER_CHECKS` finds, or None."""
-    while LATER_MODULES:
-        importlib.import_module(LATER_MODULES[0])
-        LATER_MODULES.pop(0)
+    if LATER_MODULES:
+        with _LATER_LOCK:
+            while LATER_MODULES:
+                importlib.import_module(LATER_MODULES[0])
+                LATER_MODULES.pop(0)
     for check in LATER_CHECKS:
         problem = check(task)
         if problem is not None:
