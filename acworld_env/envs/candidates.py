@@ -52,10 +52,17 @@ class Slot:
     build: Builder
     index: int = 0
 
+    @property
+    def needs(self) -> str | None:
+        """What must number more than :attr:`index` for the slot to be filled (see :func:`seen_counts`)."""
+        prefix = self.label.split("[", 1)[0]
+        return _NEEDS.get(prefix) if "[" in self.label else None
+
     def action(self, known: Known) -> dict[str, Any] | None:
         """The concrete action for this agent now, or None when unavailable."""
         if Role(known.role) not in TOOLS[self.kind].roles:
             return None
+        known.memo.clear()
         return self.built(known)
 
     def built(self, known: Known) -> dict[str, Any] | None:
@@ -64,6 +71,23 @@ class Slot:
         if action is not None and self.kind in ONE_SHOT and action_key(action) in known.done:
             return None
         return action
+
+
+_NEEDS = {
+    "listing": "listings", "thread": "threads", "order": "orders", "payment": "payments", "shipment": "shipments",
+    "event": "events", "return": "returns", "dispute": "disputes", "quote": "quotes", "request": "quote_requests",
+    "question": "questions", "review": "reviews", "hit": "hits", "cart": "carts", "merchant": "merchants",
+}
+"""Slot label prefix -> the count (of :func:`seen_counts`) its index runs over."""
+
+
+def seen_counts(known: Known) -> dict[str, int]:
+    """How many of each thing the agent has seen, for the indexed slots' quick availability check."""
+    counts = {table: len(recs) for table, recs in known.records.items()}
+    items = known.mandate.get("shopping_list")
+    counts.update(hits=len(known.hits), merchants=len(known.merchants()),
+                  carts=2 ** min(len(items), 8) if isinstance(items, list) and items else 0)
+    return counts
 
 
 def _nth(known: Known, table: str, i: int) -> tuple[str | None, dict[str, Any]]:
@@ -355,6 +379,7 @@ def _merchant_rep(k: Known, i: int) -> dict | None:
 SLOTS: tuple[Slot, ...] = tuple(_build_table())
 """The menu: the same slots, in the same order, for every agent and task."""
 LABELS: tuple[str, ...] = tuple(s.label for s in SLOTS)
+SLOT_NEEDS: tuple[str | None, ...] = tuple(s.needs for s in SLOTS)
 
 
 ROLE_SLOTS: dict[str, tuple[bool, ...]] = {
@@ -362,12 +387,37 @@ ROLE_SLOTS: dict[str, tuple[bool, ...]] = {
 """Per role, which slots its tools allow (what :meth:`Slot.action` checks first), computed once."""
 
 
+def _plan(allowed: tuple[bool, ...]) -> tuple[list[int], dict[str, list[tuple[int, int]]]]:
+    free = [pos for pos, ok in enumerate(allowed) if ok and SLOT_NEEDS[pos] is None]
+    indexed: dict[str, list[tuple[int, int]]] = {}
+    for pos, ok in enumerate(allowed):
+        if ok and SLOT_NEEDS[pos] is not None:
+            indexed.setdefault(SLOT_NEEDS[pos], []).append((SLOTS[pos].index, pos))
+    return free, {need: sorted(ordered) for need, ordered in indexed.items()}
+
+
+_ROLE_PLAN = {role: _plan(allowed) for role, allowed in ROLE_SLOTS.items()}
+"""Per role: the allowed unindexed slots, and per count the allowed indexed slots by index (built while in range)."""
+
+
 def menu_actions(known: Known) -> list[dict[str, Any] | None]:
     """One entry per slot: the concrete action, or None when the slot is unavailable.
 
     The same list as ``[slot.action(known) for slot in SLOTS]``, with the role check read from
-    :data:`ROLE_SLOTS` instead of repeated for each of the 260 slots.
+    :data:`ROLE_SLOTS` instead of repeated for each slot, and the indexed slots whose index is past
+    what the agent has seen (:func:`seen_counts`) skipped without calling their builders.
     """
     known.sync()
-    allowed = ROLE_SLOTS[Role(known.role).value]
-    return [slot.built(known) if ok else None for slot, ok in zip(SLOTS, allowed, strict=True)]
+    known.memo.clear()
+    free, indexed = _ROLE_PLAN[Role(known.role).value]
+    counts = seen_counts(known)
+    out: list[dict[str, Any] | None] = [None] * len(SLOTS)
+    for pos in free:
+        out[pos] = SLOTS[pos].built(known)
+    for need, ordered in indexed.items():
+        count = counts[need]
+        for index, pos in ordered:
+            if index >= count:
+                break
+            out[pos] = SLOTS[pos].built(known)
+    return out

@@ -40,30 +40,43 @@ def _quantity(rec: dict[str, Any], low: int, high: int, mode: str) -> int:
     return min(range(low, high + 1), key=lambda q: (q * tier_price(rec, q), q))
 
 
+def _cart(k: Known, c: int, mode: str) -> dict[str, list[dict[str, Any]]] | None:
+    """Cart ``c``'s lines by merchant (computed once per menu, see ``Known.memo``)."""
+    key = ("cart", c, mode)
+    if key not in k.memo:
+        k.memo[key] = _cart_lines(k, c, mode)
+    return k.memo[key]
+
+
+def _cart_lines(k: Known, c: int, mode: str) -> dict[str, list[dict[str, Any]]] | None:
+    items = _items(k)
+    if not items or c >= 2 ** len(items):
+        return None
+    cart: dict[str, int] = {}
+    for i, item in enumerate(items):
+        cands = item.get("candidates") or []
+        pick = (c >> i) & 1
+        if pick >= len(cands):
+            return None
+        low, high = int(item.get("min", 1)), int(item.get("max", item.get("min", 1)))
+        cart[cands[pick]] = _quantity(k["listings"].get(cands[pick], {}), low, max(low, high), mode)
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for lid in sorted(cart):
+        seller = k["listings"].get(lid, {}).get("merchant")
+        if not isinstance(seller, str):
+            return None
+        groups.setdefault(seller, []).append({"listing_id": lid, "quantity": cart[lid]})
+    return groups
+
+
 def cart_quote(mode: str, merchant: int) -> Builder:
     """Ask the ``merchant``-th merchant of cart ``c`` for a quote (see the module docstring)."""
     def build(k: Known, c: int) -> dict[str, Any] | None:
-        items = _items(k)
-        if not items or c >= 2 ** len(items):
-            return None
-        cart: dict[str, int] = {}
-        for i, item in enumerate(items):
-            cands = item.get("candidates") or []
-            pick = (c >> i) & 1
-            if pick >= len(cands):
-                return None
-            low, high = int(item.get("min", 1)), int(item.get("max", item.get("min", 1)))
-            cart[cands[pick]] = _quantity(k["listings"].get(cands[pick], {}), low, max(low, high), mode)
-        groups: dict[str, list[dict[str, Any]]] = {}
-        for lid in sorted(cart):
-            seller = k["listings"].get(lid, {}).get("merchant")
-            if not isinstance(seller, str):
-                return None
-            groups.setdefault(seller, []).append({"listing_id": lid, "quantity": cart[lid]})
-        if merchant >= len(groups):
+        groups = _cart(k, c, mode)
+        if groups is None or merchant >= len(groups):
             return None
         seller = list(groups)[merchant]
-        return {"kind": "request_quote", "merchant_id": seller, "lines": groups[seller]}
+        return {"kind": "request_quote", "merchant_id": seller, "lines": [dict(x) for x in groups[seller]]}
 
     return build
 

@@ -90,6 +90,8 @@ class Known:
         default_factory=lambda: {t: {} for t in KNOWN_KINDS})
     queue: list[tuple[str, dict[str, Any]]] = field(default_factory=list, repr=False)
     scanned: str = field(default="", repr=False)
+    memo: dict[Any, Any] = field(default_factory=dict, repr=False)
+    """Scratch space builders share while one menu is built (cleared before each)."""
 
     def __getitem__(self, table: str) -> dict[str, dict[str, Any]]:
         """The known records of one kind, by id, in first-seen order."""
