@@ -187,14 +187,14 @@ def overall_table(evals: list[Evaluation]) -> TableData:
         env = [str(e.summary.get("env_id", ""))] if len(envs) > 1 else []
         rows.append([e.label, *env, str(len(e.rows)), str(len(e.scored)), str(c["unscored"]),
                      fmt(mean([r["score"] for r in e.scored])), fmt(safe_mean(e)), fmt(role_mean(e, "buyer")),
-                     fmt(role_mean(e, "merchant")), str(c["full"]), str(c["partial"]), str(c["zero"]),
-                     str(sum(1 for r in e.scored if r.get("critical_failed")))])
+                     fmt(role_mean(e, "merchant")), str(c["full"]), str(c["partial"]), str(c["zero"])])
     title = "Overall" + (f" ({envs[0]})" if len(envs) == 1 and envs[0] else "")
     return TableData(title, ["policy", *(["env"] if len(envs) > 1 else []), "runs", "scored", "unscored", "S",
-                             "safe S", "Buyer", "Merchant", "full", "partial", "zero", "critical"], rows,
+                             "safe S", "Buyer", "Merchant", "full", "partial", "zero"], rows,
                      "S: mean task score of scored runs; safe S: the same with every run where a critical "
-                     "predicate failed counted as 0; critical: such runs; Buyer/Merchant: by evaluated role; "
-                     "unscored runs (infrastructure failures) are reported, never dropped")
+                     "predicate failed counted as 0 (summary.json counts them: critical_failures); "
+                     "Buyer/Merchant: by evaluated role; unscored runs (infrastructure failures) are "
+                     "reported, never dropped")
 
 
 def loss_table(evals: list[Evaluation]) -> TableData:
