@@ -8,6 +8,7 @@ headers (the market server's rule, :mod:`acworld_env.remote.gates`).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from typing import Any
 
@@ -32,7 +33,24 @@ def create_openenv_app(host: Host | None = None, *, max_concurrent_envs: int = M
     app = create_app(factory, AcworldAction, AcworldObservation, env_name="acworld",
                      max_concurrent_envs=max_concurrent_envs)
     app.state.host = host
-    return HostGate(app, bind)
+    return HostGate(QuietDisconnect(app), bind)
+
+
+class QuietDisconnect:
+    """ASGI middleware: a WebSocket client that hangs up first ends its session quietly (OpenEnv's
+    endpoint then tries to close the socket itself, which raises after the client's close)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        """Pass everything on; swallow only a WebSocket session's disconnect."""
+        if scope.get("type") != "websocket":
+            return await self.app(scope, receive, send)
+        from starlette.websockets import WebSocketDisconnect
+
+        with contextlib.suppress(WebSocketDisconnect):
+            await self.app(scope, receive, send)
 
 
 def serve_openenv(*, host: str = "127.0.0.1", port: int = DEFAULT_PORT, max_concurrent_envs: int = MAX_CONCURRENT_ENVS,

@@ -1,8 +1,12 @@
-"""A loopback OpenAI-compatible chat endpoint that replays a script of replies, in order.
+"""A loopback OpenAI-compatible chat endpoint that replays scripted actions (plain and streamed replies).
 
-Each reply is an action: sent as the assistant message's text (a JSON object, what verifiers'
-OpenEnv engine reads) or, with ``as_tool_calls=True``, as one tool call. Requests beyond the
-script answer ``{"kind": "finish"}``. Every request's body is kept in ``requests``.
+``ReplayChat({marker: [action, ...], ...})``: a request whose conversation contains ``marker``
+(e.g. a task's request text) gets that script's action number ``k``, where ``k`` is the number of
+assistant turns already in the conversation, so concurrent conversations each get their own
+script in order. Each reply is an action: sent as the assistant message's text (a JSON object,
+what verifiers' OpenEnv engines read) or, with ``as_tool_calls=True``, as one tool call. Past its
+script's end (or with no marker found) a conversation gets ``{"kind": "finish"}``. Every
+request's body is kept in ``requests``.
 """
 
 from __future__ import annotations
@@ -19,10 +23,10 @@ class _Server(ThreadingHTTPServer):
 
 
 class ReplayChat:
-    """Replays ``script`` (action dicts) one per chat completion request."""
+    """Replays each conversation's script (action dicts), one action per chat completion request."""
 
-    def __init__(self, script: list[dict[str, Any]], *, as_tool_calls: bool = False) -> None:
-        self.script, self.as_tool_calls = list(script), as_tool_calls
+    def __init__(self, scripts: dict[str, list[dict[str, Any]]], *, as_tool_calls: bool = False) -> None:
+        self.scripts, self.as_tool_calls = {k: list(v) for k, v in scripts.items()}, as_tool_calls
         self.requests: list[dict[str, Any]] = []
         self.lock = threading.Lock()
         replay = self
@@ -73,10 +77,14 @@ class ReplayChat:
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
     def reply(self, request: dict[str, Any]) -> dict[str, Any]:
-        """The next scripted action as a chat completion."""
+        """The conversation's next scripted action as a chat completion."""
+        messages = request.get("messages") or []
+        text = json.dumps(messages)
+        turn = sum(1 for m in messages if m.get("role") == "assistant")
+        script = next((v for k, v in self.scripts.items() if k in text or json.dumps(k)[1:-1] in text), [])
+        action = script[turn] if turn < len(script) else {"kind": "finish"}
         with self.lock:
             self.requests.append(request)
-            action = self.script.pop(0) if self.script else {"kind": "finish"}
         if self.as_tool_calls:
             name = action["kind"]
             args = {k: v for k, v in action.items() if k != "kind"}
