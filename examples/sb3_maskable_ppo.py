@@ -9,7 +9,9 @@ is MaskablePPO's convention; no other glue). It trains on tasks generated fresh 
 ``--train-seeds`` (never the frozen ones), then plays every frozen task and a held-out generated
 split (``--eval-seed``, the split of ``examples/baselines_table.py``) greedily, before and after
 training. It writes the figures as JSON in the shape ``examples/baselines_table.py`` reads (rerun
-that to add the row) and the learning curve as a PNG beside it. Without ``torch`` and
+that to add the row) and the learning curve as a PNG beside it. At the end of training it prints
+the share of the training's wall time spent inside the env (its ``reset``, ``step`` and
+``action_masks``, timed by :class:`EnvClock`; the rest is the learner). Without ``torch`` and
 ``sb3-contrib`` it exits with a message saying what to install.
 """
 
@@ -24,6 +26,7 @@ from pathlib import Path
 from statistics import mean
 from typing import Any
 
+import gymnasium
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -45,6 +48,45 @@ def menu_env(tasks: list[Any]) -> Any:
     from acworld_env.wrappers.menu import GymActionMenu
 
     return GymActionMenu(gymnasium.make("acworld/capability-v1", tasks=tasks, disable_env_checker=True))
+
+
+class EnvClock(gymnasium.Wrapper):
+    """Adds up the wall seconds spent inside the wrapped env: ``reset``, ``step`` and ``action_masks``
+    (the menu's mask, which MaskablePPO asks for before every step). Everything passes through unchanged."""
+
+    def __init__(self, env: gymnasium.Env) -> None:
+        super().__init__(env)
+        self.seconds = {"reset": 0.0, "step": 0.0, "action_masks": 0.0}
+
+    def reset(self, **kwargs: Any) -> tuple[Any, dict[str, Any]]:
+        """The env's reset, timed."""
+        start = time.perf_counter()
+        try:
+            return self.env.reset(**kwargs)
+        finally:
+            self.seconds["reset"] += time.perf_counter() - start
+
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """The env's step, timed."""
+        start = time.perf_counter()
+        try:
+            return self.env.step(action)
+        finally:
+            self.seconds["step"] += time.perf_counter() - start
+
+    def action_masks(self) -> np.ndarray:
+        """The env's action mask, timed."""
+        start = time.perf_counter()
+        try:
+            return self.env.get_wrapper_attr("action_masks")()
+        finally:
+            self.seconds["action_masks"] += time.perf_counter() - start
+
+    def share_line(self, wall: float) -> str:
+        """One line: the share of ``wall`` seconds spent inside the env, and its parts."""
+        inside = sum(self.seconds.values())
+        parts = ", ".join(f"{k} {v / wall:.2f}" for k, v in self.seconds.items())
+        return f"env share of training wall time: {inside / wall:.3f} ({inside:.1f} s of {wall:.1f} s; {parts})"
 
 
 Predict = Callable[[dict[str, np.ndarray], np.ndarray], int]
@@ -120,7 +162,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                     self.points.append((self.num_timesteps, float(info["episode"]["r"])))
             return True
 
-    model = MaskablePPO("MultiInputPolicy", Monitor(menu_env(train)), seed=args.seed, verbose=0, n_steps=1024,
+    clock = EnvClock(menu_env(train))
+    model = MaskablePPO("MultiInputPolicy", Monitor(clock), seed=args.seed, verbose=0, n_steps=1024,
                         batch_size=256, gamma=0.95, ent_coef=0.01)
 
     def greedy(obs: dict[str, np.ndarray], mask: np.ndarray) -> int:
@@ -130,7 +173,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     started = time.perf_counter()
     before = {"frozen": evaluate(frozen, greedy), "generated": evaluate(held_out, greedy)}
     curve = Curve()
+    clock.seconds = dict.fromkeys(clock.seconds, 0.0)  # the training's env time only
+    learn_started = time.perf_counter()
     model.learn(total_timesteps=args.steps, callback=curve)
+    print(clock.share_line(time.perf_counter() - learn_started))
     after = {"frozen": evaluate(frozen, greedy), "generated": evaluate(held_out, greedy)}
     record = {
         "baseline": "MaskablePPO (SB3)",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -58,13 +59,15 @@ def test_rllib_evaluation_loop_plays_both_sides():
     assert set(figures) == {"T4_negotiation", "all"} and {"buyer_0", "merchant_0"} <= acted
 
 
-def test_sb3_trains_briefly_when_installed(tmp_path):
+def test_sb3_trains_briefly_when_installed(tmp_path, capsys):
     module = _load("sb3_maskable_ppo")
     if module.missing_libraries():
         pytest.skip(f"needs {module.NEEDS}")
     out = tmp_path / "sb3.json"
     record = module.main(["--steps", "256", "--train-seeds", "2", "--tasks", "/T1/", "--out", str(out)])
     assert json.loads(out.read_text())["splits"] == record["splits"] and out.with_suffix(".png").exists()
+    share = re.search(r"env share of training wall time: ([\d.]+) \(", capsys.readouterr().out)
+    assert share is not None and 0.0 < float(share.group(1)) <= 1.0
 
 
 def test_rllib_trains_briefly_when_installed(tmp_path):
