@@ -4,6 +4,6 @@ verifiers resolves a taskset id to a top-level module (``id = "acworld_env_vf"``
 itself lives in :mod:`acworld_env.integrations.vf_acworld`. Importing this imports verifiers.
 """
 
-from acworld_env.integrations.vf_acworld import AcworldTaskset, AcworldVerifiersEnv
+from acworld_env.integrations.vf_acworld import AcworldConfig, AcworldTaskset, AcworldVerifiersEnv
 
-__all__ = ["AcworldTaskset", "AcworldVerifiersEnv"]
+__all__ = ["AcworldConfig", "AcworldTaskset", "AcworldVerifiersEnv"]

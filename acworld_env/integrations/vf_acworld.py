@@ -1,8 +1,10 @@
 """A verifiers (``verifiers.v1``) taskset for the acworld OpenEnv server, credits kept.
 
-Loadable by id: ``id = "acworld_env.integrations.vf_acworld"`` in a ``vf-eval`` config, with the
-same fields as verifiers' built-in ``openenv`` taskset (``base_url`` of ``acworld serve --openenv``
-and one ``resets`` entry per task, e.g. ``{task_id = "capability-v1/T4/buyer/private_value/01"}``).
+Loadable by id (``vf-eval acworld_env_vf ...``; the top-level :mod:`acworld_env_vf` re-exports
+this module, since verifiers imports a taskset id as a top-level module). Its config:
+``base_url`` (``acworld serve --openenv``; default ``http://127.0.0.1:8765``), ``tasks`` (frozen
+task ids, one task each) and/or ``resets`` (reset arguments, one task each, as in verifiers'
+built-in ``openenv`` taskset), ``reward`` (``potential`` or ``terminal``).
 
 The engine plays the user, as the built-in one does: each model reply is one action (a JSON
 object: a VCP action ``{"kind": ..., ...}`` or a tool call ``{"type": "call_tool", "tool_name":
@@ -24,14 +26,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from verifiers.v1.tasksets.openenv.taskset import OpenEnvEnv, OpenEnvTaskset
+import verifiers.v1 as vf
+from verifiers.v1.tasksets.openenv.taskset import OpenEnvData, OpenEnvEnv, OpenEnvTask
 
 INSTRUCTIONS = ("Act through the marketplace's tools. Reply with exactly one action per turn, as one JSON "
                 'object and nothing else: {{"kind": "<tool name>", <its arguments>}}. Money is in integer '
                 "cents. End with submit_answer, abstain or finish.\n\nYour tools (name: description; "
                 "parameters as JSON schema):\n{tools}")
 
-__all__ = ["AcworldTaskset", "AcworldVerifiersEnv"]
+__all__ = ["AcworldConfig", "AcworldTaskset", "AcworldVerifiersEnv"]
 
 
 def reply_action(reply: str) -> dict[str, Any]:
@@ -70,9 +73,33 @@ def credit_metrics(obs: Any) -> dict[str, float]:
             **{f"stage/{k}": v for k, v in obs.stages.items()}, **{f"credit/{k}": v for k, v in obs.credits.items()}}
 
 
-class AcworldTaskset(OpenEnvTaskset):
-    """One task per ``resets`` entry against an acworld OpenEnv server (the built-in ``openenv``
-    taskset's config: ``base_url``, ``resets``)."""
+class AcworldConfig(vf.TasksetConfig):
+    """Where the server is and which tasks to play."""
+
+    base_url: str = "http://127.0.0.1:8765"
+    """The acworld OpenEnv server (``acworld serve --openenv``)."""
+    tasks: list[str] = []
+    """Frozen task ids, one task each (e.g. ``capability-v1/T4/buyer/private_value/01``)."""
+    resets: list[dict[str, Any]] = []
+    """Reset arguments, one task each (``task_id``, or ``split`` + ``seed`` + ``index`` [+ ``role``])."""
+    reward: str = "potential"
+    """``potential`` (the step rewards sum to the task score) or ``terminal``."""
+
+
+class AcworldTaskset(vf.Taskset[OpenEnvTask, AcworldConfig]):
+    """One task per entry of ``tasks`` and of ``resets``, played on an acworld OpenEnv server."""
+
+    def load(self) -> Any:
+        """The tasks, in order: ``tasks`` first, then ``resets``."""
+        config = self.config
+        resets = [{"task_id": t} for t in config.tasks] + [dict(r) for r in config.resets]
+        if not resets:
+            raise ValueError("name the tasks to play: tasks = [task ids] or resets = [reset arguments]")
+        for idx, reset in enumerate(resets):
+            data = OpenEnvData(name=str(reset.get("task_id") or f"acworld#{idx}"), prompt=None, env=None,
+                               base_url=config.base_url, use_docker=False, provider_kwargs={},
+                               reset={"reward": config.reward, **reset})
+            yield OpenEnvTask(data, config.task)
 
 
 class AcworldVerifiersEnv(OpenEnvEnv):
