@@ -106,21 +106,22 @@ def _workers_of(pid: int) -> list[int]:
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
-@pytest.mark.timeout(120)
+@pytest.mark.timeout(240)
 def test_a_worker_that_dies_leaves_unscored_runs_and_no_hang(tmp_path):
-    chat = FakeChat(delay=1.0)
+    chat = FakeChat(hold_after=0)  # every model call waits: runs stay in flight until the worker is killed
     result: dict = {}
     thread = threading.Thread(target=lambda: result.update(run_eval(
         llm_config(tmp_path, chat.url, concurrency=8, processes=2, tasks="*/T4/*"), progress=False)))
     try:
         thread.start()
-        deadline = time.time() + 60
+        deadline = time.time() + 90
         while time.time() < deadline and not any(_threads(p) >= 4 for p in _workers_of(os.getpid())):
             time.sleep(0.02)  # until a worker runs episodes (two or more of its run threads have started)
         workers = _workers_of(os.getpid())
         assert workers, "no worker process started"
         for pid in workers:
             os.kill(pid, signal.SIGKILL)
+        chat.release()
         thread.join(90)
         assert not thread.is_alive(), "the evaluation hung after its worker died"
     finally:
