@@ -171,9 +171,9 @@ def _counter(share: float) -> Callable[[Known, str, dict], dict | None]:
     return fn
 
 
-def _on_thread(kind: str, turns: set[str | None]) -> Callable[[Known, str, dict], dict | None]:
+def _on_thread(kind: str, turns: set[str | None], **extra: Any) -> Callable[[Known, str, dict], dict | None]:
     def fn(k: Known, tid: str, thr: dict) -> dict | None:
-        return {"kind": kind, "thread_id": tid} if thr.get("turn") in turns else None
+        return {"kind": kind, "thread_id": tid, **extra} if thr.get("turn") in turns else None
 
     return fn
 
@@ -283,7 +283,8 @@ def _build_table() -> list[Slot]:
     per_thread = [
         ("get", "get_offer_thread", _simple("get_offer_thread", "thread_id")),
         ("accept", "accept_offer", _on_thread("accept_offer", {None, "mine"})),
-        ("reject", "reject_offer", _on_thread("reject_offer", {None, "mine"})),
+        ("reject", "reject_offer", _on_thread("reject_offer", {None, "mine"},
+                                              reason="Thank you for your time, but we're too far apart on price.")),
         *[(f"counter@{int(s * 100)}%", "counter_offer", _counter(s)) for s in CONCESSIONS],
         ("withdraw", "withdraw_offer", _on_thread("withdraw_offer", {"theirs"})),
         ("order", "place_order", _on_thread("place_order", {None, "agreed"})),
