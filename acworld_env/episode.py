@@ -67,7 +67,8 @@ class Episode:
         A pure read: observing twice gives the same observation. The messages count as delivered when
         the actor acts (:meth:`act`, or a counterparty's turn), which takes them from its unread inbox.
         """
-        return observe(self.market, actor, request=self.requests.get(actor, _counterparty_request(self, actor)),
+        request = self.requests[actor] if actor in self.requests else _counterparty_request(self, actor)
+        return observe(self.market, actor, request=request,
                        last=self.last.get(actor), step=self.steps.get(actor, 0), max_steps=self.task.max_steps)
 
     # -- acting ----------------------------------------------------------------

@@ -172,10 +172,11 @@ class Market:
         if refusal is None and key.conflict is not None:  # an idempotency conflict
             refusal = (key.conflict.code, key.conflict.message)
         outcome: Outcome | None = None
+        recorded = action.model_dump(mode="json", exclude_none=True) if parsed else _raw_repr(raw)
         if refusal is not None:
             outcome_accepted, (code, message) = False, refusal
         else:
-            outcome = self.platform.validate(self.world.state, envelope, action)
+            outcome = self.platform.validate(self.world.state, envelope, action, recorded=recorded if parsed else None)
             outcome_accepted, code, message = outcome.accepted, outcome.code, outcome.message
         validation = Validation(validation_id=vid, envelope_id=envelope.envelope_id, actor=actor, kind=kind,
                                 accepted=outcome_accepted, code=code, message=message)
@@ -199,13 +200,11 @@ class Market:
             commit_seq=commit["seq"] if commit else None, terminal=terminal, validation_id=vid,
             evidence=outcome.evidence if outcome is not None else [],
         )
-        if parsed:
+        if parsed and action.idempotency_key is not None and not action.readonly:  # only keyed requests are stored
             self.platform.remember(envelope, action, step.to_dict())
         self.trace.append(
             round=self.round, actor=actor, role=envelope.role.value if envelope.role else None,
-            envelope=envelope.model_dump(mode="json"),
-            action=action.model_dump(mode="json", exclude_none=True) if parsed else _raw_repr(raw),
-            validation=validation, evidence=step.evidence,
+            envelope=envelope_json(envelope), action=recorded, validation=validation, evidence=step.evidence,
             commit=step.commit_seq, delta=commit["body"]["delta"] if commit else [],
             result=step.result, meta=meta,
         )
@@ -238,6 +237,15 @@ class Market:
             result=original["result"], replayed=True, original_validation=original["validation_id"], meta=meta,
         )
         return step
+
+
+def envelope_json(envelope: Envelope) -> dict[str, Any]:
+    """``envelope.model_dump(mode="json")``, field by field (the same dict, keys in field order), built directly:
+    the market records one per proposal."""
+    return {"envelope_id": envelope.envelope_id, "actor": envelope.actor,
+            "role": envelope.role.value if envelope.role is not None else None, "round": envelope.round,
+            "seq": envelope.seq, "thread_id": envelope.thread_id, "in_reply_to": envelope.in_reply_to,
+            "idempotency_key": envelope.idempotency_key}
 
 
 def _last_proposal_seq(commits: list[dict]) -> int:

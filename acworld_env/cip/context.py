@@ -65,6 +65,16 @@ class RuleContext:
     catalog: Catalog | None
     settings: RuleSettings
     market: MarketView
+    recorded: dict[str, Any] | None = None
+    """The action's JSON form as the trace records it (``model_dump(mode="json", exclude_none=True)``), made
+    once per proposal by whoever has it first (the market passes the one it records; checks read it through
+    :meth:`action_json`)."""
+
+    def action_json(self, action: Any) -> dict[str, Any]:
+        """The action's recorded JSON form (made once per proposal; read it, never change it)."""
+        if self.recorded is None:
+            self.recorded = action.model_dump(mode="json", exclude_none=True)
+        return self.recorded
 
     @property
     def actor(self) -> str:

@@ -79,11 +79,15 @@ class Platform:
             # the first request owns its key: a later conflicting request must not replace it
             self.idempotency.setdefault((envelope.actor, action.idempotency_key), (self.fingerprint(action), result))
 
-    def validate(self, state: dict, envelope: Envelope, action: VCPAction | ParseError) -> Outcome:
-        """Run every check, then the action's rule. Never raises for bad input."""
+    def validate(self, state: dict, envelope: Envelope, action: VCPAction | ParseError, *,
+                 recorded: dict | None = None) -> Outcome:
+        """Run every check, then the action's rule. Never raises for bad input.
+
+        ``recorded``: the action's JSON form as the trace records it, when the caller made it already
+        (the checks that judge text read it instead of dumping the action again)."""
         if isinstance(action, ParseError):
             return Outcome(False, action.code, action.message)
-        ctx = RuleContext(state, envelope, self.catalog, self.settings, self.market)
+        ctx = RuleContext(state, envelope, self.catalog, self.settings, self.market, recorded)
         try:
             for check in CHECKS:
                 check(ctx, action)

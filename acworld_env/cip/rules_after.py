@@ -307,7 +307,7 @@ def classify_event(ctx: RuleContext, a: ClassifyEvent) -> Outcome:
 
 
 def _decision(ctx: RuleContext, a: SubmitAnswer | Abstain | Finish) -> Outcome:
-    evidence = list(getattr(a, "evidence", []))
+    evidence = list(vars(a).get("evidence", []))
     return Outcome(True, result={"decision": a.kind}, evidence=evidence)
 
 

@@ -75,6 +75,16 @@ def owners_in(state: Mapping[str, Any]) -> dict[str, list[str]]:
     return out
 
 
+def others_own(state: Mapping[str, Any], sender: str) -> bool:
+    """Whether a customer other than ``sender`` owns records (an order) in ``state``: without one,
+    :func:`judge` finds nothing to disclose (a cheap test made before the action's text is read)."""
+    for order in state.get("orders", {}).values():
+        buyer = order.get("buyer")
+        if buyer and buyer != sender:
+            return True
+    return False
+
+
 def audience(action: Mapping[str, Any], state: Mapping[str, Any],
              messages: Mapping[str, Mapping[str, Any]]) -> str | None:
     """Who reads the action's text: an actor id, or :data:`PUBLIC` (None)."""
