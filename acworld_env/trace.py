@@ -51,8 +51,9 @@ class Validation:
     message: str
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON form, as written in the trace and the commit log."""
-        return {k: getattr(self, k) for k in _VALIDATION_KEYS}
+        """JSON form, as written in the trace and the commit log (the keys of ``_VALIDATION_KEYS``)."""
+        return {"validation_id": self.validation_id, "envelope_id": self.envelope_id, "actor": self.actor,
+                "kind": self.kind, "accepted": self.accepted, "code": self.code, "message": self.message}
 
     def refused(self, code: str, message: str) -> Validation:
         """The same validation, turned into a rejection."""
@@ -164,14 +165,20 @@ class Trace:
         The chain hashes the record's JSON form without ``hash`` (:meth:`TraceRecord.body`); it is
         built here once from the same values, and the record is made once, sealed.
         """
-        fields: dict[str, Any] = {
+        evidence = evidence if evidence is not None else []
+        delta = delta if delta is not None else []
+        meta = meta or None
+        body: dict[str, Any] = {  # the JSON form without ``hash`` (as :func:`_json_form` builds it), built directly
             "n": len(self.records) + 1, "round": round, "actor": actor, "role": role, "envelope": envelope,
-            "action": action, "validation": validation, "evidence": evidence if evidence is not None else [],
-            "commit": commit, "delta": delta if delta is not None else [], "result": result,
-            "replayed": replayed, "prev": self.head, "original_validation": original_validation,
-            "meta": meta or None,
+            "action": action, "validation": validation.to_dict(), "evidence": evidence, "commit": commit,
+            "delta": delta, "result": result, "replayed": replayed, "prev": self.head,
         }
-        record = TraceRecord(**fields, hash=chain(self.head, _json_form(fields.__getitem__, _BODY_KEYS)))
+        if original_validation is not None:
+            body["original_validation"] = original_validation
+        if meta is not None:
+            body["meta"] = meta
+        record = TraceRecord(body["n"], round, actor, role, envelope, action, validation, evidence, commit, delta,
+                             result, replayed, self.head, chain(self.head, body), original_validation, meta)
         self.head = record.hash
         self.records.append(record)
         return record
