@@ -50,8 +50,12 @@ def compact_result(result: Any) -> Any:
     return result
 
 
+_RESULT_ENCODER = json.JSONEncoder(sort_keys=True, ensure_ascii=False)
+"""``json.dumps(value, sort_keys=True, ensure_ascii=False)``, made once (``dumps`` builds one per call)."""
+
+
 def _short(value: Any, limit: int = 16000) -> str:
-    text = json.dumps(value, sort_keys=True, ensure_ascii=False)
+    text = _RESULT_ENCODER.encode(value)
     return text if len(text) <= limit else text[: limit - 20] + f"... ({len(text)} chars)"
 
 

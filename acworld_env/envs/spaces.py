@@ -54,7 +54,8 @@ def __getattr__(name: str) -> Any:
 
 def clean_text(text: str, limit: int = MAX_TEXT) -> str:
     """Replace characters outside :data:`CHARSET` and cut to ``limit`` characters."""
-    text = _OUTSIDE.sub("\ufffd", text)
+    if not (text.isascii() and text.replace("\n", "").isprintable()):
+        text = _OUTSIDE.sub("\ufffd", text)  # printable ASCII lines need no replacing (the common case, faster)
     if len(text) > limit:
         note = f"\n[... {len(text) - limit + 40} characters cut]"
         text = text[: limit - len(note)] + note
@@ -90,9 +91,12 @@ def observation_space() -> spaces.Dict:
     return spaces.Dict(fields)
 
 
+_OBS_ENCODER = json.JSONEncoder(sort_keys=True, ensure_ascii=True, separators=(",", ":"), default=str)
+"""The ``json`` field's encoder, made once (``json.dumps`` with these options builds one per call)."""
+
+
 def _fit_json(raw: dict[str, Any]) -> str:
-    def dump(obj: Any) -> str:
-        return json.dumps(obj, sort_keys=True, ensure_ascii=True, separators=(",", ":"), default=str)
+    dump = _OBS_ENCODER.encode
 
     text = dump(raw)
     if len(text) <= MAX_TEXT:
