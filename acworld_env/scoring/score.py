@@ -108,13 +108,17 @@ def assemble(task: TaskSpec, credits: dict[str, float], evidence: dict[str, Any]
              weights: str = "task") -> Score:
     """The task score from every predicate's (rounded) credit and evidence: ``S``, stages, loss group."""
     rubric = _rubric(task, weights)
-    score = sum(w * credits[pid] for pid, w in rubric.weighted) / rubric.total
+    score = sum([w * credits[pid] for pid, w in rubric.weighted]) / rubric.total  # summed in rubric order, as ever
     stages: dict[str, float] = {}
     for stage, weighted, total in rubric.stages:
-        stages[stage] = round(sum(w * credits[pid] for pid, w in weighted) / total, 12)
-    full = all(credits[pid] >= 1.0 for pid in rubric.required)
-    missing = {g: 0.0 for g in LOSS_GROUPS}
-    for (pid, w), group in zip(rubric.weighted, rubric.loss_groups, strict=True):
+        stages[stage] = round(sum([w * credits[pid] for pid, w in weighted]) / total, 12)
+    full = True
+    for pid in rubric.required:
+        if credits[pid] < 1.0:
+            full = False
+            break
+    missing = dict.fromkeys(LOSS_GROUPS, 0.0)
+    for pid, w, group in rubric.grouped:
         missing[group] += w * (1.0 - credits[pid])
     top = max(missing.values())
     leaders = [g for g, m in missing.items() if abs(m - top) < 1e-12]
@@ -138,6 +142,8 @@ class _Rubric:
     required: list[str]
     loss_groups: list[str]
     critical: list[str]
+    grouped: list[tuple[str, float, str]]
+    """``(id, weight, loss group)`` per predicate, in rubric order."""
 
 
 _RUBRICS: dict[tuple[int, str], tuple[weakref.ref, _Rubric]] = {}
@@ -157,7 +163,8 @@ def _rubric(task: TaskSpec, weights: str) -> _Rubric:
         if group:
             stages.append((stage, group, sum(w for _pid, w in group)))
     rubric = _Rubric(weighted, sum(w for _pid, w in weighted), stages, [p.id for p in preds if p.required],
-                     [p.loss_group for p in preds], [p.id for p in preds if p.kind in CRITICAL])
+                     [p.loss_group for p in preds], [p.id for p in preds if p.kind in CRITICAL],
+                     [(pid, w, p.loss_group) for (pid, w), p in zip(weighted, preds, strict=True)])
     _RUBRICS[key] = (weakref.ref(task, lambda _ref: _RUBRICS.pop(key, None)), rubric)
     return rubric
 
