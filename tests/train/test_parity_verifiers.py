@@ -1,20 +1,25 @@
 """Parity: the same actions give the same trace digest and score locally, over OpenEnv (HTTP and
 WebSocket) and in a verifiers run; the verifiers run records the credits where credit was lost.
 
-The verifiers run is ``vf-eval``'s own entry point, in this process, on the acworld taskset
-(``acworld_env_vf``): two tasks against the OpenEnv server, the model being a loopback
-OpenAI-compatible endpoint that replays each task's reference actions.
+The verifiers run is the README's ``vf-eval`` command (its three tasks), run through vf-eval's own
+entry point in this process against the OpenEnv server, the model being a loopback
+OpenAI-compatible endpoint that replays each task's reference actions (one task's only in part).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import re
+import shlex
+from pathlib import Path
 
 import httpx
 import pytest
 from replay_chat import ReplayChat
-from train_kit import PARITY_TASKS, local_run, reference_actions, request_marker, vf_eval_config
+from train_kit import PARITY_TASKS, local_run, reference_actions, request_marker
+
+README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
 
 pytest.importorskip("verifiers", reason="the train extra is not installed (pip install -e '.[dev,train]')")
 
@@ -66,31 +71,41 @@ def test_same_actions_same_digest_and_score_locally_and_over_http_and_websocket(
             assert run["rewards"] == local["rewards"] and sum(run["rewards"]) == pytest.approx(local["score"])
 
 
+def readme_vf_eval(server: str, endpoint: str) -> list[str]:
+    """The README's vf-eval command as arguments, aimed at ``server`` and the model behind ``endpoint``."""
+    command = re.search(r"^(vf-eval .*?)$\n(?!  )", README.replace("\\\n", " "), re.M | re.S).group(1)
+    command = command.replace("http://127.0.0.1:8765", server).replace("https://api.openai.com/v1", endpoint)
+    args = shlex.split(command)
+    args[args.index("--model") + 1] = "replay"
+    return args[1:]
+
+
 @pytest.mark.timeout(240)
-def test_vf_eval_reward_is_the_env_score_and_credits_are_metrics(openenv_url, plans, tmp_path, monkeypatch):
+def test_readme_vf_eval_reward_is_the_env_score_and_credits_are_metrics(openenv_url, tmp_path, monkeypatch):
     from verifiers.v1.cli.eval.main import main as vf_eval
 
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-replay")
     monkeypatch.chdir(tmp_path)
-    # the last task's script stops after its first action: its reward and metrics must show the credit it lost
-    tasks, short = PARITY_TASKS[:2], PARITY_TASKS[1]
-    scripts = {request_marker(t): plans[t]["actions"][:1] if t == short else plans[t]["actions"] for t in tasks}
-    chat = ReplayChat(scripts)
+    chat = ReplayChat({})
+    argv = readme_vf_eval(openenv_url, chat.url)
+    tasks = json.loads(argv[argv.index("--env.taskset.tasks") + 1])
+    assert len(tasks) == 3
+    # every task replays its reference, but the second stops after its first action (then "finish"):
+    # its reward and metrics must show the credit it lost
+    short = tasks[1]
+    plans = {t: reference_actions(t) for t in tasks}
+    plans[short] = plans[short][:1]
+    chat.scripts = {request_marker(t): a for t, a in plans.items()}
     try:
-        config = vf_eval_config(tmp_path / "acworld.toml", server=openenv_url, endpoint=chat.url, tasks=tasks,
-                                out=tmp_path / "outputs")
-        vf_eval(["@", str(config)])
+        vf_eval([*argv, "--output-dir", str(tmp_path / "outputs")])
     finally:
         chat.close()
     lines = [json.loads(line) for f in (tmp_path / "outputs").rglob("traces.jsonl") for line in f.open()]
     traces = {ep["task"]["data"]["reset"]["task_id"]: ep["traces"][0] for ep in lines}
     assert sorted(traces) == sorted(tasks), [ep.get("errors") for ep in lines]
     for task, trace in traces.items():
-        local = plans[task]["local"]
-        if task == short:  # its first action, then "finish": locally the same actions
-            actions = plans[task]["actions"][:1] + [{"kind": "finish"}]
-            local = local_run(task, actions)
-            assert local["score"] < 1.0
+        local = local_run(task, plans[task] + ([{"kind": "finish"}] if task == short else []))
+        assert (local["score"] < 1.0) if task == short else (local["score"] == 1.0)
         acworld = trace["info"]["acworld"]
         assert acworld["done"] and acworld["summary"]["trace_digest"] == local["trace_digest"], task
         assert trace["rewards"]["acworld_reward"]["score"] == pytest.approx(local["score"])

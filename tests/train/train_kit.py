@@ -59,31 +59,3 @@ def request_marker(task_id: str) -> str:
     env.reset(seed=0, options={"task_id": task_id})
     return str(raw.raw_observation(raw.task.actor)["request"])[:80]
 
-
-def vf_eval_config(path: Any, *, server: str, endpoint: str, tasks: list[str], out: Any,
-                   taskset: str = "acworld_env_vf") -> Any:
-    """Write a ``vf-eval`` TOML config: ``taskset`` over ``tasks`` on the OpenEnv ``server``, the
-    model behind ``endpoint`` (OpenAI-compatible), the null harness in a local subprocess."""
-    resets = ", ".join(f'{{task_id = "{t}"}}' for t in tasks)
-    path.write_text(f"""model = "replay"
-num_rollouts = 1
-max_concurrent = 3
-push = false
-output_dir = "{out}"
-
-[client]
-base_url = "{endpoint}"
-api_key_var = "OPENAI_API_KEY"
-
-[env.taskset]
-id = "{taskset}"
-base_url = "{server}"
-resets = [{resets}]
-
-[env.player.runtime]
-type = "subprocess"
-
-[env.player.harness]
-id = "null"
-""")
-    return path
