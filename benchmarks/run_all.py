@@ -106,6 +106,14 @@ def at_least(limit: float) -> Callable[[float], bool]:
 
 BENCHES = [
     Bench("env", ["bench_env.py", "--repeat", "3"], [
+        Figure("training loop (reset, step, decode, policy) / no-op pair, CPU, frozen 200 tasks",
+               number(r"full-loop ratio \(frozen [^)]*\): CPU ([\d.]+)x"), "<= 5x", at_most(5.0), "x"),
+        Figure("training loop / no-op pair, wall, frozen 200 tasks",
+               number(r"full-loop ratio \(frozen [^)]*\): CPU [\d.]+x, wall ([\d.]+)x"), "<= 5x", at_most(5.0), "x"),
+        Figure("training loop / no-op pair, CPU, generated split (seed 1, 200 tasks)",
+               number(r"full-loop ratio \(generated [^)]*\): CPU ([\d.]+)x"), "<= 5x", at_most(5.0), "x"),
+        Figure("training loop / no-op pair, wall, generated split (seed 1, 200 tasks)",
+               number(r"full-loop ratio \(generated [^)]*\): CPU [\d.]+x, wall ([\d.]+)x"), "<= 5x", at_most(5.0), "x"),
         Figure("env step / no-op env step (200 tasks, equal observation work)",
                number(r"per-step cost ratio \(ours/no-op\): ([\d.]+)x"), "<= 5x", at_most(5.0), "x"),
         Figure("env step / no-op env step, in process CPU time (for reference)",
