@@ -109,18 +109,18 @@ class _Menus:
         key = (raw_env.episode_count, raw_env.version)
         hit = self.cache.get(agent)
         if hit is None or hit[:2] != key:
-            raw_env.observe(agent)
+            raw_env.raw_observation(agent)  # what the agent sees now (no encoding: the menu reads ``known``)
             hit = (*key, menu_actions(raw_env.known(agent)))
             self.cache[agent] = hit
         return hit[2]
 
     def observation(self, raw_env: Any, agent: str) -> dict[str, Any]:
-        inner = raw_env.observe(agent)
+        raw = raw_env.raw_observation(agent)
         actions = self.actions(raw_env, agent)
-        obs = {"observation": features(raw_env.raw_observation(agent), raw_env.known(agent)),
+        obs = {"observation": features(raw, raw_env.known(agent)),
                "action_mask": np.array([a is not None for a in actions], dtype=np.int8)}
         if self.text:
-            obs["text"] = inner["text"]
+            obs["text"] = raw_env.observe(agent)["text"]
         return obs
 
     def action(self, raw_env: Any, agent: str, index: Any) -> dict[str, Any]:
@@ -168,7 +168,8 @@ class ActionMenu(BaseWrapper):
 class GymActionMenu(gymnasium.Wrapper, gymnasium.utils.RecordConstructorArgs):
     """Gymnasium wrapper of :class:`~acworld_env.envs.AcworldGymEnv` with the same menu.
 
-    ``action_masks()`` returns the current mask (the sb3-contrib ``MaskablePPO`` convention).
+    ``action_masks()`` returns the current mask (the sb3-contrib ``MaskablePPO`` convention), kept
+    from the latest observation until the env moves on (no second menu per step).
     """
 
     def __init__(self, env: gymnasium.Env, text: bool = False) -> None:
@@ -177,10 +178,14 @@ class GymActionMenu(gymnasium.Wrapper, gymnasium.utils.RecordConstructorArgs):
         self._menus = _Menus(text)
         self.observation_space = menu_observation_space(text)
         self.action_space = spaces.Discrete(N_ACTIONS)
+        self._mask_key: tuple[int, int] | None = None
+        self._mask = np.zeros(N_ACTIONS, dtype=bool)
 
     def _obs(self) -> dict[str, Any]:
         raw_env = self.env.unwrapped.aec
-        return self._menus.observation(raw_env, self.env.unwrapped.actor)
+        obs = self._menus.observation(raw_env, self.env.unwrapped.actor)
+        self._mask_key, self._mask = (raw_env.episode_count, raw_env.version), obs["action_mask"].astype(bool)
+        return obs
 
     def reset(self, **kwargs: Any) -> tuple[dict[str, Any], dict[str, Any]]:
         """Reset and return the menu observation."""
@@ -196,4 +201,7 @@ class GymActionMenu(gymnasium.Wrapper, gymnasium.utils.RecordConstructorArgs):
 
     def action_masks(self) -> np.ndarray:
         """Boolean mask of available slots."""
-        return self._obs()["action_mask"].astype(bool)
+        raw_env = self.env.unwrapped.aec
+        if self._mask_key != (raw_env.episode_count, raw_env.version):
+            self._obs()
+        return self._mask.copy()
