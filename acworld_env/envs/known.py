@@ -41,13 +41,17 @@ def action_key(action: dict[str, Any]) -> tuple[str, str] | None:
     return None
 
 
-NOTICE_FIELDS = ("type", "order_id", "payment_id", "amount")
-"""What the menu needs of a market notice to answer it (the action it asks for, and for what)."""
+NOTICE_FIELDS = ("type", "order_id", "payment_id", "amount", "listing_id", "shipment_id", "status", "estimate_round",
+                 "delivery_round", "eta_round", "unit_cost", "received", "damaged", "quantity", "stock", "price")
+"""What the menu keeps of a market notice: the action it asks for and for what, and the figures it reports
+(a new delivery estimate, a supplier date, a unit cost, units received, a price or stock level)."""
 KNOWN_KINDS = ("listings", "threads", "orders", "payments", "shipments", "events", "returns", "disputes",
           "quotes", "quote_requests", "reviews", "questions")
 """Kinds of record an agent can come to know, in the order menus use them."""
 
 
+_SELLER_TEXT = re.compile(r"\b(merchant_\d+)\b[^().;]{0,60}\(listing (L-[A-Za-z0-9_-]*[A-Za-z0-9])\)")
+_ORDER_LISTING = re.compile(r"\b(ord-\d{4,}) \([^()]*?\b(L-[A-Za-z0-9_-]*[A-Za-z0-9])\)")
 _FEE = re.compile(r"(\d{1,2})\s*%\s*restocking", re.I)
 _REF_TABLE = {"order": "orders", "payment": "payments", "shipment": "shipments"}
 _LIST_PRICE = re.compile(r"\blist(?:ed)?(?: price)?(?: at| of| is)?\s*\$(\d+(?:\.\d\d)?)", re.I)
@@ -84,6 +88,10 @@ class Known:
     """A restocking fee the request text quotes ("a 10% restocking fee"), in percent."""
     refunds: list[str] = field(default_factory=list)
     """Refund ids the agent's own refunds returned, in order."""
+    ordered: dict[str, int] = field(default_factory=dict)
+    """Units each of the agent's own accepted orders asked for, by order id."""
+    order_listing: dict[str, str] = field(default_factory=dict)
+    """Orders the request text names with their listing ("ord-0001 (cat fountain, L-001)")."""
     pending: dict[str, Any] = field(default_factory=dict)
     done: set[tuple[str, str]] = field(default_factory=set)
     records: dict[str, dict[str, dict[str, Any]]] = field(
@@ -126,12 +134,15 @@ class Known:
         if self.request != self.scanned:
             self._text(self.request)
             self.list_price = _list_price(self.request)
+            self.order_listing = {m.group(1): m.group(2) for m in _ORDER_LISTING.finditer(self.request)}
             fee = _FEE.search(self.request)
             self.fee_pct = int(fee.group(1)) if fee else None
             self.scanned = self.request
         self._walk(self.mandate)
-        for lid in self.mandate.get("listings") or []:
-            self._see("listings", lid)
+        for key in ("listings", "orders", "payments", "shipments", "returns"):
+            named = self.mandate.get(key)
+            for rid in named if isinstance(named, list) else []:
+                self._see(key, rid)
         for msg in raw.get("inbox") or []:
             self._message(msg)
         last = raw.get("last_result") or {}
@@ -177,6 +188,9 @@ class Known:
         key = action_key(action)
         if key is not None and key[0] in ONE_SHOT:
             self.done.add(key)
+        placed = result.get("order_id")
+        if action.get("kind") == "place_order" and isinstance(action.get("lines"), list) and isinstance(placed, str):
+            self.ordered[placed] = sum(_int(x.get("quantity")) or 0 for x in action["lines"] if isinstance(x, dict))
         oid = action.get("order_id")
         if isinstance(oid, str) and oid in self["orders"]:
             for field_name in ("payment_id", "shipment_id"):
@@ -201,6 +215,10 @@ class Known:
             self._see("listings", m.group(0))
         for m in _ACTOR_TEXT.finditer(text):
             self._actor(m.group(0), "merchant" if m.group(0).startswith("merchant") else "buyer")
+        for m in _SELLER_TEXT.finditer(text):
+            rec = self._see("listings", m.group(2))
+            if rec is not None:
+                rec.setdefault("merchant", m.group(1))
 
     def _message(self, msg: dict[str, Any]) -> None:
         sender = msg.get("from")
@@ -226,6 +244,10 @@ class Known:
             rec = self._see("events", msg["event_id"])
             if rec is not None:
                 rec.update({k: v for k, v in notice.items() if k in NOTICE_FIELDS})
+                lst = self._see("listings", notice.get("listing_id"))
+                stock = _int(notice.get("stock", notice.get("quantity") if notice.get("type") == "restock" else None))
+                if lst is not None and stock is not None:
+                    lst["stock"] = stock
         self._walk({k: v for k, v in msg.items() if k not in {"from", "to"}})
         self._text(str(msg.get("text", "")))
 
@@ -276,6 +298,10 @@ class Known:
         if (lst := recs.get("listings")) is not None:
             if _int(d.get("price")) is not None:
                 lst["price"] = d["price"]
+            if "in_stock" in d and _int(d.get("quantity")) is not None:
+                lst["stock"] = d["quantity"]
+            elif _int(d.get("stock")) is not None:
+                lst["stock"] = d["stock"]
             merchant = d.get("merchant_id") or d.get("merchant")
             if isinstance(merchant, str):
                 lst["merchant"] = merchant
