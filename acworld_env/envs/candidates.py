@@ -20,6 +20,7 @@ from ..vcp import TOOLS, Role, VCPAction, parse_action
 from ..vcp.union import IDLE_ACTION
 from . import candidates_aftersales as aftersales
 from . import candidates_carts as carts
+from . import candidates_governance as governance
 from . import candidates_notices as notices
 from . import candidates_plans as plans
 from .known import ONE_SHOT, Known, action_key
@@ -360,6 +361,7 @@ def _build_table() -> list[Slot]:
     slots += [Slot(label, kind, build, i) for label, kind, build, i in aftersales.slots(N_ORDERS, N_RETURNS, N_DISPUTES)]
     slots += [Slot(label, kind, build, i) for label, kind, build, i in carts.slots(N_REQUESTS)]
     slots += [Slot(label, kind, build, i) for label, kind, build, i in notices.slots(N_EVENTS, N_LISTINGS)]
+    slots += [Slot(label, kind, build, i) for label, kind, build, i in governance.slots(N_LISTINGS)]
     slots += [Slot(f"merchant[{i}].reputation", "get_merchant_reputation", _merchant_rep, i) for i in range(N_MERCHANTS)]
     slots += [
         Slot("inbox", "get_inbox", _fixed(IDLE_ACTION)),

@@ -50,6 +50,8 @@ KNOWN_KINDS = ("listings", "threads", "orders", "payments", "shipments", "events
 """Kinds of record an agent can come to know, in the order menus use them."""
 
 
+_PAYER_TEXT = re.compile(r"\bpaid for by ([A-Z][\w&' .-]{0,40}?) \((merchant_\d+)\)")
+_OWN_SHOP = re.compile(r"\bWe \(([A-Z][\w&' .-]{0,40}?)\)")
 _SELLER_TEXT = re.compile(r"\b(merchant_\d+)\b[^().;]{0,60}\(listing (L-[A-Za-z0-9_-]*[A-Za-z0-9])\)")
 _ORDER_LISTING = re.compile(r"\b(ord-\d{4,}) \([^()]*?\b(L-[A-Za-z0-9_-]*[A-Za-z0-9])\)")
 _FEE = re.compile(r"(\d{1,2})\s*%\s*restocking", re.I)
@@ -90,6 +92,10 @@ class Known:
     """Refund ids the agent's own refunds returned, in order."""
     ordered: dict[str, int] = field(default_factory=dict)
     """Units each of the agent's own accepted orders asked for, by order id."""
+    sponsors: list[str] = field(default_factory=list)
+    """Payers named in text as "Name (merchant_N)" (the agent's own shop from "We (Name)"), first seen first."""
+    senders: list[str] = field(default_factory=list)
+    """Other actors who sent the agent a message, first seen first."""
     order_listing: dict[str, str] = field(default_factory=dict)
     """Orders the request text names with their listing ("ord-0001 (cat fountain, L-001)")."""
     pending: dict[str, Any] = field(default_factory=dict)
@@ -215,6 +221,13 @@ class Known:
             self._see("listings", m.group(0))
         for m in _ACTOR_TEXT.finditer(text):
             self._actor(m.group(0), "merchant" if m.group(0).startswith("merchant") else "buyer")
+        for m in _PAYER_TEXT.finditer(text):
+            name = f"{m.group(1).strip()} ({m.group(2)})"
+            if name not in self.sponsors:
+                self.sponsors.append(name)
+        own = _OWN_SHOP.search(text)
+        if own and self.actor and f"{own.group(1)} ({self.actor})" not in self.sponsors:
+            self.sponsors.append(f"{own.group(1)} ({self.actor})")
         for m in _SELLER_TEXT.finditer(text):
             rec = self._see("listings", m.group(2))
             if rec is not None:
@@ -223,6 +236,8 @@ class Known:
     def _message(self, msg: dict[str, Any]) -> None:
         sender = msg.get("from")
         self._actor(sender)
+        if isinstance(sender, str) and sender not in {"market", self.actor} and sender not in self.senders:
+            self.senders.append(sender)
         if msg.get("kind") == "question":
             self._see("questions", msg.get("message_id"))
             self["questions"][msg["message_id"]].update(listing=msg.get("listing_id"), sender=sender)
@@ -302,6 +317,8 @@ class Known:
                 lst["stock"] = d["quantity"]
             elif _int(d.get("stock")) is not None:
                 lst["stock"] = d["stock"]
+            if "sponsored_by" in d:
+                lst["sponsored"] = bool(d["sponsored_by"])
             merchant = d.get("merchant_id") or d.get("merchant")
             if isinstance(merchant, str):
                 lst["merchant"] = merchant

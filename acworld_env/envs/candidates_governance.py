@@ -1,0 +1,73 @@
+"""Menu slot builders for market-integrity duties: repricing by the mandate, disclosures, integrity answers.
+
+Builders have the :data:`~acworld_env.envs.candidates.Builder` signature ``(known, index)`` and read
+only :class:`~acworld_env.envs.known.Known`: the mandate (unit cost, markup, answer fields), the
+payers the text names ("paid for by Name (merchant_N)", the agent's own shop from "We (Name)"),
+who messaged the agent, and which listings it read were marked sponsored.
+
+* ``reprice:mandate``: price the mandate's listing at its unit cost plus its markup, whole dollars;
+* ``listing[k].disclose[s]``: disclose the ``k``-th listing seen as paid for by the ``s``-th payer;
+* ``answer:senders``: answer the mandate's first answer field with the shops that messaged;
+* ``listing[k].answer+sponsored``: answer the ``k``-th listing, listing the sponsored ones read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .known import Known
+
+Builder = Callable[[Known, int], "dict[str, Any] | None"]
+N_DISCLOSED, N_PAYERS = 4, 2
+
+
+def reprice_mandate(k: Known, _: int) -> dict[str, Any] | None:
+    """Price the mandate's listing at its unit cost plus the markup, rounded to whole dollars."""
+    m = k.mandate
+    lid, cost, markup = m.get("listing_id", m.get("listing")), m.get("unit_cost"), m.get("markup_percent")
+    if not isinstance(lid, str) or not isinstance(cost, int) or not isinstance(markup, int):
+        return None
+    return {"kind": "update_listing", "listing_id": lid, "price": int(round(cost * (100 + markup) / 10_000)) * 100}
+
+
+def disclose(payer: int) -> Builder:
+    """Disclose the ``i``-th listing seen as paid for by the ``payer``-th payer named."""
+    def build(k: Known, i: int) -> dict[str, Any] | None:
+        lid = k.nth("listings", i)
+        if lid is None or payer >= len(k.sponsors):
+            return None
+        return {"kind": "disclose_sponsorship", "listing_id": lid, "sponsor": k.sponsors[payer]}
+
+    return build
+
+
+def answer_senders(k: Known, _: int) -> dict[str, Any] | None:
+    """Answer the mandate's first answer field with the other shops that messaged the agent."""
+    fields = k.mandate.get("answer_fields")
+    if not isinstance(fields, list) or not fields or not isinstance(fields[0], str):
+        return None
+    shops = sorted(a for a in k.senders if k.actors.get(a) == "merchant" or a.startswith("merchant"))
+    lid = k.mandate.get("listing_id", k.mandate.get("listing"))
+    return {"kind": "submit_answer", "answer": {fields[0].split(":", 1)[0].strip(): shops},
+            "evidence": [lid] if isinstance(lid, str) else []}
+
+
+def answer_sponsored(k: Known, i: int) -> dict[str, Any] | None:
+    """Answer the ``i``-th listing seen, with the sponsored listings among those read (in id order)."""
+    lid = k.nth("listings", i)
+    read = {x: r["sponsored"] for x, r in k["listings"].items() if "sponsored" in r}
+    if lid is None or not any(read.values()):
+        return None
+    return {"kind": "submit_answer", "answer": {"listing_id": lid, "sponsored_listings": sorted(x for x, v in read.items() if v)},
+            "evidence": [lid]}
+
+
+def slots(n_listings: int) -> list[tuple[str, str, Builder, int]]:
+    """The integrity slots: ``(label, kind, builder, index)``."""
+    out: list[tuple[str, str, Builder, int]] = [("reprice:mandate", "update_listing", reprice_mandate, 0),
+                                                ("answer:senders", "submit_answer", answer_senders, 0)]
+    for i in range(N_DISCLOSED):
+        out += [(f"listing[{i}].disclose[{s}]", "disclose_sponsorship", disclose(s), i) for s in range(N_PAYERS)]
+    out += [(f"listing[{i}].answer+sponsored", "submit_answer", answer_sponsored, i) for i in range(n_listings)]
+    return out
