@@ -23,6 +23,7 @@ from . import candidates_carts as carts
 from . import candidates_governance as governance
 from . import candidates_notices as notices
 from . import candidates_plans as plans
+from . import candidates_records as records
 from .known import ONE_SHOT, Known, action_key
 
 N_LISTINGS, N_MERCHANTS, N_THREADS, N_ORDERS = 8, 4, 4, 8
@@ -362,6 +363,7 @@ def _build_table() -> list[Slot]:
     slots += [Slot(label, kind, build, i) for label, kind, build, i in carts.slots(N_REQUESTS)]
     slots += [Slot(label, kind, build, i) for label, kind, build, i in notices.slots(N_EVENTS, N_LISTINGS)]
     slots += [Slot(label, kind, build, i) for label, kind, build, i in governance.slots(N_LISTINGS)]
+    slots += [Slot(label, kind, build, i) for label, kind, build, i in records.slots(N_LISTINGS)]
     slots += [Slot(f"merchant[{i}].reputation", "get_merchant_reputation", _merchant_rep, i) for i in range(N_MERCHANTS)]
     slots += [
         Slot("inbox", "get_inbox", _fixed(IDLE_ACTION)),
