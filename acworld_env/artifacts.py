@@ -9,15 +9,19 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .core.errors import AcworldError
 from .lineage_check import lineage_problems
 from .run_log import log_image
 from .trace import TraceError, read_trace, verify_trace
 from .world import CommitLog, LogError, ReplayError, reconstruct
+
+if TYPE_CHECKING:
+    from .core.taskspec import TaskSpec
 
 RUN_FILE, TRACE_FILE, LOG_FILE = "run.json", "trace.jsonl", "commits.sqlite"
 
@@ -29,6 +33,28 @@ def read_json_file(path: Path) -> Any:
         return json.loads(text)
     except RecursionError:
         raise ValueError(f"{Path(path).name} is nested too deeply to be an artifact") from None
+
+
+_TASK_FILES: dict[int, tuple[weakref.ref, tuple[str, str]]] = {}
+"""``task_files`` by task identity, while the task lives."""
+
+
+def task_files(task: TaskSpec) -> tuple[str, str]:
+    """``(content hash, task.json text)`` of a task, encoded once per task object.
+
+    Tasks are frozen models, and an evaluation saves every run of a task (and lists it in its
+    manifest) with the same object; encoding a task twice per run (canonically for its hash,
+    indented for ``task.json``) cost more than writing all of a run's small files.
+    """
+    key = id(task)
+    known = _TASK_FILES.get(key)
+    if known is not None and known[0]() is task:
+        return known[1]
+    from .core.taskspec import task_hash
+
+    files = (task_hash(task), task.model_dump_json(indent=1) + "\n")
+    _TASK_FILES[key] = (weakref.ref(task, lambda _ref: _TASK_FILES.pop(key, None)), files)
+    return files
 
 
 def save_run(market: Any, out_dir: str | Path, **extra: Any) -> Path:

@@ -21,8 +21,8 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..artifacts import read_json_file
-from ..tasks.anchor import SuiteIndex, task_hash
+from ..artifacts import read_json_file, task_files
+from ..tasks.anchor import SuiteIndex
 from .audit import RunCheck, check_run
 from .config import EvalConfig, make_factory
 from .execute import PolicyFactory, RunOutcome, write_files
@@ -144,10 +144,11 @@ class _State:
         """Task hashes by task id (a task's canonical JSON is encoded once, not once per manifest write)."""
 
     def task_hash(self, task: TaskSpec) -> str:
-        """:func:`~acworld_env.tasks.anchor.task_hash` of ``task``, computed once per task id."""
+        """:func:`~acworld_env.tasks.anchor.task_hash` of ``task``, computed once per task id (and shared
+        with the runs, which save the same task object: :func:`~acworld_env.artifacts.task_files`)."""
         known = self.hashes.get(task.task_id)
         if known is None:
-            known = self.hashes[task.task_id] = task_hash(task)
+            known = self.hashes[task.task_id] = task_files(task)[0]
         return known
 
     def run_dir(self, run: RunSpec | str) -> Path:

@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..artifacts import save_run
-from ..core.taskspec import TaskSpec, task_hash
+from ..artifacts import save_run, task_files
+from ..core.taskspec import TaskSpec
 from . import (  # noqa: F401  (each kinds_* module registers its predicate kinds)
     kinds_adversarial,
     kinds_decision,
@@ -77,8 +77,9 @@ def save_task_run(market: Any, task: TaskSpec, score: Score, out_dir: str | Path
                   **extra: Any) -> Path:
     """Write a task episode's complete artifacts: the run (see :func:`acworld_env.artifacts.save_run`),
     ``task.json`` and ``score.json``. Every writer (command line, env recorder, runners) goes through here."""
-    path = save_run(market, out_dir, task_id=task.task_id, task_hash=task_hash(task), seed=seed, **extra)
-    (path / "task.json").write_text(task.model_dump_json(indent=1) + "\n")
+    digest, task_json = task_files(task)  # encoded once per task, not once per run
+    path = save_run(market, out_dir, task_id=task.task_id, task_hash=digest, seed=seed, **extra)
+    (path / "task.json").write_text(task_json)
     (path / "score.json").write_text(score_json(score))
     return path
 
