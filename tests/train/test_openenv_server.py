@@ -142,3 +142,14 @@ def test_64_concurrent_sessions_complete(openenv_url):
     done = asyncio.run(all_of_them())
     assert len(done) == 64
     assert all(score == refs[t]["score"] == 1.0 and digest == refs[t]["trace_digest"] for t, score, digest in done)
+
+
+def test_importing_acworld_env_imports_no_training_framework():
+    import subprocess
+    import sys
+
+    code = ("import sys, acworld_env; acworld_env.make('capability-v1'); import acworld_env.integrations; "
+            "print(sorted({m.split('.')[0] for m in sys.modules} & {'openenv', 'verifiers', 'trl', 'torch', "
+            "'transformers', 'gradio'}))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and out.stdout.strip() == "[]", out.stderr
