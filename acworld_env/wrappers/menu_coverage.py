@@ -40,6 +40,16 @@ class TaskCoverage:
     """The kind of the first reference action no slot expressed (None when every one had a slot)."""
     unseen: list[str] = field(default_factory=list)
     """Ids that action names which the actor had not seen by then (no slot built from its view can name them)."""
+    unseen_figures: list[int] = field(default_factory=list)
+    """Amounts, prices, rounds or quantities that action states which appeared in none of the actor's
+    observations by then (as a number, or as a dollar or plain figure in text)."""
+
+    @property
+    def why(self) -> str | None:
+        """Why the first missing action had no slot: ``"unseen_id"``, ``"unseen_figure"`` or ``"no_slot"``."""
+        if self.missing is None:
+            return None
+        return "unseen_id" if self.unseen else "unseen_figure" if self.unseen_figures else "no_slot"
     score: float = 0.0
     reference_score: float = 0.0
 
@@ -65,7 +75,9 @@ class CoverageReport:
             covered = sum(t.covered for t in items)
             out[fam] = {"tasks": len(items), "covered": covered, "share": round(covered / len(items), 3),
                         "missing": dict(Counter(t.missing for t in items if t.missing)),
-                        "missing_unseen_id": sum(bool(t.unseen) for t in items),
+                        "missing_unseen_id": sum(t.why == "unseen_id" for t in items),
+                        "missing_unseen_figure": sum(t.why == "unseen_figure" for t in items),
+                        "missing_no_slot": sum(t.why == "no_slot" for t in items),
                         "score_short": sum(t.missing is None and not t.covered for t in items)}
         return out
 
@@ -126,6 +138,47 @@ def unseen_ids(action: dict[str, Any], known: Known) -> list[str]:
     return found
 
 
+_FIGURE_FIELDS = ("amount", "unit_price", "price", "total", "eta_round", "quantity")
+_NUMBER_TEXT = re.compile(r"\d[\d,]*(?:\.\d+)?")
+
+
+def note_figures(node: Any, seen: set[int], depth: int = 0) -> None:
+    """Add to ``seen`` every integer in an observation, and every number its text states (as is and in cents)."""
+    if depth > 12:
+        return
+    if isinstance(node, dict):
+        for value in node.values():
+            note_figures(value, seen, depth + 1)
+    elif isinstance(node, list):
+        for value in node:
+            note_figures(value, seen, depth + 1)
+    elif isinstance(node, int) and not isinstance(node, bool):
+        seen.add(node)
+    elif isinstance(node, str):
+        for m in _NUMBER_TEXT.finditer(node):
+            value = float(m.group(0).replace(",", ""))
+            seen.update({int(value), int(round(value * 100))})
+
+
+def unseen_figures(action: dict[str, Any], seen: set[int]) -> list[int]:
+    """The amounts, prices, rounds and quantities ``action`` states that are not in ``seen``."""
+    found: list[int] = []
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key in _FIGURE_FIELDS and isinstance(value, int) and value not in seen and value not in found:
+                    found.append(value)
+                elif key not in ("answer", "claims"):
+                    walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(action)
+    return found
+
+
 def task_coverage(task: Any, *, hints: str = "off") -> TaskCoverage:
     """Replay ``task``'s reference through the menu (see the module docstring)."""
     from ..envs.aec import AcworldAECEnv
@@ -138,12 +191,14 @@ def task_coverage(task: Any, *, hints: str = "off") -> TaskCoverage:
     env.reset(seed=0)
     policy = make_policy(task.reference)
     policy.reset(0)
+    figures: set[int] = set()
     for agent in env.agent_iter(max_iter=10_000):
         _, _, term, trunc, _ = env.last()
         if term or trunc:
             env.step(None)
             continue
         raw = env.raw_observation(agent)
+        note_figures(raw, figures)
         wanted = policy.act(raw)
         if wanted is None:
             env.step(None)
@@ -154,6 +209,7 @@ def task_coverage(task: Any, *, hints: str = "off") -> TaskCoverage:
         if slot is None:
             out.missing = str(wanted.get("kind"))
             out.unseen = unseen_ids(wanted, env.known(agent))
+            out.unseen_figures = unseen_figures(wanted, figures)
             break
         out.expressed += 1
         env.step(slot)
@@ -179,8 +235,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     report = menu_coverage(load_suite(args.suite, args.split, args.seed), hints=args.hints).by_family()
     for fam, row in report.items():
         print(f"{fam:<16} {row['covered']:>3}/{row['tasks']:<3} {row['share']:.0%}  missing: {row['missing'] or '-'}"
-              f"  (naming unseen ids: {row['missing_unseen_id']}, all slots but short of the score: "
-              f"{row['score_short']})")
+              f"  (naming unseen ids: {row['missing_unseen_id']}, stating unseen figures: "
+              f"{row['missing_unseen_figure']}, no slot: {row['missing_no_slot']}, all slots but short of the "
+              f"score: {row['score_short']})")
     return report
 
 
