@@ -1,4 +1,4 @@
-"""Menu slot builders that answer from a product record the agent read: figures in the units asked for.
+"""Menu slot builders that answer or claim from a product record the agent read, in the units asked for.
 
 Builders have the :data:`~acworld_env.envs.candidates.Builder` signature ``(known, index)`` and read
 only :class:`~acworld_env.envs.known.Known`: the mandate's answer fields (``"<figure>_<unit>"``,
@@ -8,7 +8,13 @@ e.g. ``weight_oz``) and the attributes of the listing records the agent read (``
 * ``listing[k].answer:record`` / ``answer:record+read``: answer each field with the ``k``-th
   listing's figure converted to the field's unit (four significant digits; at 100 and above, whole
   figures with thousands separators and at most two decimals), citing that listing, or every
-  listing read.
+  listing read;
+* ``listing[k].answer:claims``: answer which of the ``k``-th listing's claims its record backs (the
+  same figure in any unit, within 2 %, or the same fact) and which it does not;
+* ``claims:from-draft``: claim each of the mandate's claim keys on the agent's own listing
+  (``mandate["listing"]``) with its record's figure, in the unit the draft used;
+* ``claims:fix`` / ``claims:retract[j]``: restate the own listing's figure claims its record
+  contradicts (more than 2 % off), in the claim's unit; withdraw a claim its record has nothing on.
 """
 
 from __future__ import annotations
@@ -70,7 +76,114 @@ def answer_record(cite_all: bool) -> Builder:
     return build
 
 
+def stated(v: float) -> str:
+    """A figure as a listing states it: at most two decimals, thousands separators, no trailing zeros."""
+    return f"{v:,.2f}".rstrip("0").rstrip(".") or "0"
+
+
+def _record_figure(attrs: dict[str, Any], stem: str, unit: str) -> float | None:
+    if unit not in UNITS:
+        return None
+    for attr, v in attrs.items():
+        a_stem, _, a_unit = attr.rpartition("_")
+        if (a_stem == stem and a_unit in UNITS and UNITS[a_unit][0] == UNITS[unit][0]
+                and isinstance(v, int | float) and not isinstance(v, bool)):
+            return v * UNITS[a_unit][1] / UNITS[unit][1]
+    return None
+
+
+def _own_listing(k: Known) -> tuple[str, dict[str, Any]] | None:
+    lid = k.mandate.get("listing")
+    rec = k["listings"].get(lid) if isinstance(lid, str) else None
+    return (lid, rec) if rec and rec.get("attributes") is not None and "claims" in rec else None
+
+
+def claims_from_draft(k: Known, _: int) -> dict[str, Any] | None:
+    """Claim each of the mandate's claim keys with the own listing's record figure, in the draft's unit."""
+    found, draft = _own_listing(k), k.mandate.get("draft")
+    if found is None or not isinstance(draft, dict):
+        return None
+    claims = {}
+    for key in k.mandate.get("claim_keys") or []:
+        unit = str(draft.get(key, "")).rsplit(" ", 1)[-1]
+        v = _record_figure(found[1]["attributes"], key, unit)
+        if v is not None:
+            claims[key] = f"{stated(v)} {unit}"
+    return {"kind": "update_listing", "listing_id": found[0], "claims": claims} if claims else None
+
+
+def _claimed(text: Any) -> tuple[float, str] | None:
+    parts = str(text).replace(",", "").split(" ")
+    try:
+        return (float(parts[0]), parts[1]) if len(parts) == 2 else None
+    except ValueError:
+        return None
+
+
+def fix_claims(k: Known, _: int) -> dict[str, Any] | None:
+    """Restate every figure claim of the own listing that its record contradicts (off by more than 2 %)."""
+    found = _own_listing(k)
+    if found is None:
+        return None
+    fixed = {}
+    for key, text in found[1]["claims"].items():
+        said = _claimed(text)
+        v = _record_figure(found[1]["attributes"], key, said[1]) if said else None
+        if said is not None and v is not None and abs(said[0] - v) > 0.02 * max(abs(v), 1e-9):
+            fixed[key] = f"{stated(v)} {said[1]}"
+    return {"kind": "update_listing", "listing_id": found[0], "claims": fixed} if fixed else None
+
+
+def retract(j: int) -> Builder:
+    """Withdraw the ``j``-th claim of the own listing when its record has nothing under that name."""
+    def build(k: Known, _: int) -> dict[str, Any] | None:
+        found = _own_listing(k)
+        if found is None or j >= len(found[1]["claims"]):
+            return None
+        key = list(found[1]["claims"])[j]
+        attrs = found[1]["attributes"]
+        if key in attrs or any(a.rpartition("_")[0] == key for a in attrs):
+            return None
+        return {"kind": "retract_claim", "listing_id": found[0], "claim": key}
+
+    return build
+
+
+def _backs(attrs: dict[str, Any], key: str, text: Any) -> bool:
+    """Whether a record backs a claim: the same figure in any unit (within 2 %), or the same fact."""
+    said = _claimed(text)
+    v = _record_figure(attrs, key, said[1]) if said else None
+    if v is not None:
+        return abs(said[0] - v) <= 0.02 * max(abs(v), 1e-9)
+    fact = attrs.get(key)
+    return isinstance(fact, str) and fact.strip().lower() == str(text).strip().lower()
+
+
+def answer_claims(k: Known, i: int) -> dict[str, Any] | None:
+    """Answer which claims of the ``i``-th listing seen its own record backs, and which it does not."""
+    lid = k.nth("listings", i)
+    rec = k["listings"][lid] if lid else {}
+    fields = k.mandate.get("answer_fields")
+    if not rec.get("claims") or rec.get("attributes") is None or not isinstance(fields, list) \
+            or not {"supported", "unsupported"} <= set(fields):
+        return None
+    backed = {key: _backs(rec["attributes"], key, text) for key, text in rec["claims"].items()}
+    return {"kind": "submit_answer", "evidence": [lid],
+            "answer": {"listing_id": lid, "supported": sorted(c for c, ok in backed.items() if ok),
+                       "unsupported": sorted(c for c, ok in backed.items() if not ok)}}
+
+
+N_CLAIMS = 8
+"""Claims of the agent's own listing the menu can withdraw."""
+
+
 def slots(n_listings: int) -> list[tuple[str, str, Builder, int]]:
-    """The record-answer slots: ``(label, kind, builder, index)``."""
-    return [(f"listing[{i}].answer:record{'+read' if cite else ''}", "submit_answer", answer_record(cite), i)
-            for i in range(n_listings) for cite in (False, True)]
+    """The record slots: ``(label, kind, builder, index)``."""
+    out: list[tuple[str, str, Builder, int]] = [
+        (f"listing[{i}].answer:record{'+read' if cite else ''}", "submit_answer", answer_record(cite), i)
+        for i in range(n_listings) for cite in (False, True)]
+    out += [(f"listing[{i}].answer:claims", "submit_answer", answer_claims, i) for i in range(n_listings)]
+    out += [("claims:from-draft", "update_listing", claims_from_draft, 0),
+            ("claims:fix", "update_listing", fix_claims, 0)]
+    out += [(f"claims:retract[{j}]", "retract_claim", retract(j), 0) for j in range(N_CLAIMS)]
+    return out

@@ -162,6 +162,7 @@ class Known:
                 if rec is not None:
                     rec["terms"] = result.get("terms") if isinstance(result.get("terms"), dict) else {}
                     rec["attributes"] = result.get("attributes") if isinstance(result.get("attributes"), dict) else {}
+                    rec["claims"] = result.get("claims") if isinstance(result.get("claims"), dict) else {}
             if isinstance(result.get("refund_id"), str) and result["refund_id"] not in self.refunds:
                 self.refunds.append(result["refund_id"])
             if last.get("kind") == "search_listings" and isinstance(result.get("items"), list):
