@@ -13,6 +13,8 @@ e.g. ``weight_oz``) and the attributes of the listing records the agent read (``
   same figure in any unit, within 2 %, or the same fact) and which it does not;
 * ``claims:from-draft``: claim each of the mandate's claim keys on the agent's own listing
   (``mandate["listing"]``) with its record's figure, in the unit the draft used;
+* ``claims:comparisons``: of the comparisons the mandate wants (``lighter_than``, ``cheaper_than``,
+  ``lightest``, ``cheapest``), claim those the read records and current prices back;
 * ``claims:fix`` / ``claims:retract[j]``: restate the own listing's figure claims its record
   contradicts (more than 2 % off), in the claim's unit; withdraw a claim its record has nothing on.
 """
@@ -173,6 +175,44 @@ def answer_claims(k: Known, i: int) -> dict[str, Any] | None:
                        "unsupported": sorted(c for c, ok in backed.items() if not ok)}}
 
 
+_COMPARED = {"lighter_than": "weight", "lightest": "weight", "cheaper_than": "price", "cheapest": "price"}
+
+
+def _measure(rec: dict[str, Any], what: str) -> float | None:
+    if what == "price":
+        return rec.get("price") if isinstance(rec.get("price"), int) else None
+    return _record_figure(rec.get("attributes") or {}, "weight", "g")
+
+
+def backed_comparisons(k: Known, _: int) -> dict[str, Any] | None:
+    """Claim, of the mandate's wanted comparisons, what the records and current prices back.
+
+    ``lighter_than`` / ``cheaper_than`` keep the listings named that the own listing beats;
+    ``lightest`` / ``cheapest`` stay ("yes") when it beats every other listing of the mandate.
+    """
+    own, wanted = k.mandate.get("listing"), k.mandate.get("wanted_claims")
+    others = [x for x in k.mandate.get("listings") or [] if x != own]
+    if not isinstance(own, str) or not isinstance(wanted, dict) or not others:
+        return None
+    recs = k["listings"]
+    claims = {}
+    for key, value in wanted.items():
+        what = _COMPARED.get(key)
+        mine = _measure(recs.get(own, {}), what) if what else None
+        if mine is None:
+            continue
+        named = [x.strip() for x in str(value).split(",")] if key.endswith("_than") else others
+        theirs = {x: _measure(recs.get(x, {}), what) for x in named}
+        if any(v is None for v in theirs.values()):
+            return None  # not every record compared has been read
+        beaten = [x for x, v in theirs.items() if mine < v]
+        if key.endswith("_than") and beaten:
+            claims[key] = ", ".join(beaten)
+        elif not key.endswith("_than") and len(beaten) == len(theirs):
+            claims[key] = "yes"
+    return {"kind": "update_listing", "listing_id": own, "claims": claims} if claims else None
+
+
 N_CLAIMS = 8
 """Claims of the agent's own listing the menu can withdraw."""
 
@@ -184,6 +224,7 @@ def slots(n_listings: int) -> list[tuple[str, str, Builder, int]]:
         for i in range(n_listings) for cite in (False, True)]
     out += [(f"listing[{i}].answer:claims", "submit_answer", answer_claims, i) for i in range(n_listings)]
     out += [("claims:from-draft", "update_listing", claims_from_draft, 0),
+            ("claims:comparisons", "update_listing", backed_comparisons, 0),
             ("claims:fix", "update_listing", fix_claims, 0)]
     out += [(f"claims:retract[{j}]", "retract_claim", retract(j), 0) for j in range(N_CLAIMS)]
     return out
