@@ -101,9 +101,9 @@ def order_rest(in_stock: bool) -> Builder:
 
 
 def stock_answer(k: Known, _: int) -> dict[str, Any] | None:
-    """Answer with the stock last seen of each listing the mandate names (listing -> units)."""
+    """A merchant's answer: the stock last seen of each listing the mandate names (listing -> units)."""
     listings = k.mandate.get("listings")
-    if not isinstance(listings, list) or not listings:
+    if k.role != "merchant" or not isinstance(listings, list) or not listings:
         return None
     stock = {lid: k["listings"].get(lid, {}).get("stock") for lid in listings if isinstance(lid, str)}
     if not stock or not all(isinstance(v, int) for v in stock.values()):

@@ -157,8 +157,10 @@ def _backs(attrs: dict[str, Any], key: str, text: Any) -> bool:
     v = _record_figure(attrs, key, said[1]) if said else None
     if v is not None:
         return abs(said[0] - v) <= 0.02 * max(abs(v), 1e-9)
-    fact = attrs.get(key)
-    return isinstance(fact, str) and fact.strip().lower() == str(text).strip().lower()
+    fact, said_text = attrs.get(key), str(text).strip().lower()
+    if isinstance(fact, bool):
+        return said_text in ({"yes", "true"} if fact else {"no", "false"})
+    return isinstance(fact, str) and fact.strip().lower() == said_text
 
 
 def answer_claims(k: Known, i: int) -> dict[str, Any] | None:
