@@ -7,7 +7,8 @@ who messaged the agent, and which listings it read were marked sponsored.
 
 * ``reprice:mandate``: price the mandate's listing at its unit cost plus its markup, whole dollars;
 * ``listing[k].disclose[s]``: disclose the ``k``-th listing seen as paid for by the ``s``-th payer;
-* ``answer:senders``: answer the mandate's first answer field with the shops that messaged;
+* ``answer:senders[m]``: answer the mandate's first answer field with a set of the shops that
+  messaged (the first three, by the bits of ``m``);
 * ``listing[k].answer+sponsored``: answer the ``k``-th listing, listing the sponsored ones read.
 """
 
@@ -19,7 +20,7 @@ from typing import Any
 from .known import Known
 
 Builder = Callable[[Known, int], "dict[str, Any] | None"]
-N_DISCLOSED, N_PAYERS = 4, 2
+N_DISCLOSED, N_PAYERS, N_SENDERS = 4, 2, 3
 
 
 def reprice_mandate(k: Known, _: int) -> dict[str, Any] | None:
@@ -42,12 +43,16 @@ def disclose(payer: int) -> Builder:
     return build
 
 
-def answer_senders(k: Known, _: int) -> dict[str, Any] | None:
-    """Answer the mandate's first answer field with the other shops that messaged the agent."""
+def answer_senders(k: Known, mask: int) -> dict[str, Any] | None:
+    """Answer the mandate's first answer field with the shops, among the first that messaged the agent,
+    whose bits are set in ``mask`` (bit ``j``: the ``j``-th shop to message)."""
     fields = k.mandate.get("answer_fields")
     if not isinstance(fields, list) or not fields or not isinstance(fields[0], str):
         return None
-    shops = sorted(a for a in k.senders if k.actors.get(a) == "merchant" or a.startswith("merchant"))
+    senders = [a for a in k.senders if k.actors.get(a) == "merchant" or a.startswith("merchant")][:N_SENDERS]
+    if mask >= 2 ** len(senders):
+        return None
+    shops = sorted(a for j, a in enumerate(senders) if mask >> j & 1)
     lid = k.mandate.get("listing_id", k.mandate.get("listing"))
     return {"kind": "submit_answer", "answer": {fields[0].split(":", 1)[0].strip(): shops},
             "evidence": [lid] if isinstance(lid, str) else []}
@@ -65,8 +70,8 @@ def answer_sponsored(k: Known, i: int) -> dict[str, Any] | None:
 
 def slots(n_listings: int) -> list[tuple[str, str, Builder, int]]:
     """The integrity slots: ``(label, kind, builder, index)``."""
-    out: list[tuple[str, str, Builder, int]] = [("reprice:mandate", "update_listing", reprice_mandate, 0),
-                                                ("answer:senders", "submit_answer", answer_senders, 0)]
+    out: list[tuple[str, str, Builder, int]] = [("reprice:mandate", "update_listing", reprice_mandate, 0)]
+    out += [(f"answer:senders[{mask}]", "submit_answer", answer_senders, mask) for mask in range(1, 2 ** N_SENDERS)]
     for i in range(N_DISCLOSED):
         out += [(f"listing[{i}].disclose[{s}]", "disclose_sponsorship", disclose(s), i) for s in range(N_PAYERS)]
     out += [(f"listing[{i}].answer+sponsored", "submit_answer", answer_sponsored, i) for i in range(n_listings)]
