@@ -27,7 +27,6 @@ from ..observe import render_text
 from ..remote.hosted import Host, HostedEpisode, RemoteError
 from ..remote.views import visible_info, visible_state, visible_summary
 from ..vcp import openai_tools
-from ..wrappers.llm import tool_call_to_action
 from .openenv_models import AcworldAction, AcworldObservation, AcworldState
 
 RESET_KEYS = ("task_id", "split", "seed", "index", "role", "reward", "score", "hints", "suite", "episode_seed")
@@ -60,16 +59,26 @@ def action_payload(action: AcworldAction | dict[str, Any]) -> tuple[str, Any]:
     if raw.get("type") == "list_tools":
         return "list_tools", None
     if raw.get("type") == "call_tool":
-        args = raw.get("arguments") or {}
-        if isinstance(args, str):
-            try:
-                args = json.loads(args) if args.strip() else {}
-            except json.JSONDecodeError:
-                return "act", args  # recorded as malformed JSON
-        if not isinstance(args, dict):
-            return "act", raw
-        return "act", {**args, "kind": raw.get("tool_name")}
-    return "act", tool_call_to_action(raw)
+        return "act", _named_call(raw.get("tool_name"), raw.get("arguments"), raw)
+    body = raw.get("function") if isinstance(raw.get("function"), dict) else raw  # OpenAI / Anthropic shapes
+    if "name" in body:
+        return "act", _named_call(body.get("name"), body.get("arguments", body.get("input")), raw)
+    return "act", raw
+
+
+def _named_call(name: Any, arguments: Any, raw: dict[str, Any]) -> Any:
+    """A tool call's VCP action; arguments given as a JSON string are decoded (bad JSON is passed on
+    as the string, which the market records as malformed JSON)."""
+    if isinstance(arguments, str):
+        try:
+            arguments = json.loads(arguments) if arguments.strip() else {}
+        except json.JSONDecodeError:
+            return arguments
+    if arguments is None:
+        arguments = {}
+    if not isinstance(arguments, dict):
+        return raw
+    return {**arguments, "kind": name}
 
 
 class AcworldOpenEnv(Environment[AcworldAction, AcworldObservation, AcworldState]):
@@ -204,6 +213,16 @@ class AcworldOpenEnv(Environment[AcworldAction, AcworldObservation, AcworldState
                                 task_id=info.get("task_id"), actor=actor, role=info.get("role"),
                                 score=float(info.get("score") or 0.0), done=self._finished(ep, actor),
                                 reward_mode=ep.env.reward_mode)
+
+    def get_metadata(self) -> Any:
+        """The name, description and version OpenEnv's ``/metadata`` serves."""
+        from openenv.core.env_server.types import EnvironmentMetadata
+
+        from .. import __version__
+
+        return EnvironmentMetadata(name="acworld", version=__version__,
+                                   description="Agentic Commerce World: buyers and merchants transact in one market; "
+                                               "rewards and per-predicate credits from the verified trace.")
 
     # -- lifetime -------------------------------------------------------------------------
     def _release(self) -> None:

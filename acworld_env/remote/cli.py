@@ -8,6 +8,8 @@ from typing import Any
 import typer
 
 SERVER_EXTRA = "pip install 'acworld-env[server]'"
+OPENENV_SERVER = "acworld_env.integrations.openenv_app:serve_openenv"
+"""What ``acworld serve --openenv`` runs (resolved when used)."""
 
 
 def _need(*modules: str) -> None:
@@ -72,6 +74,7 @@ def serve_command(
 
 def _serve_openenv(host: str, port: int, idle_timeout: float) -> None:
     """``acworld serve --openenv``: the OpenEnv server (:mod:`acworld_env.integrations.openenv_app`)."""
+    import importlib
     import importlib.util
 
     from .gates import LOOPBACK
@@ -79,7 +82,8 @@ def _serve_openenv(host: str, port: int, idle_timeout: float) -> None:
     if importlib.util.find_spec("openenv") is None:
         typer.echo("error: openenv-core not installed; pip install 'acworld-env[train]'", err=True)
         raise typer.Exit(2)
-    from ..integrations.openenv_app import serve_openenv
+    module, _, attr = OPENENV_SERVER.partition(":")  # named, not imported: integrations/ builds on remote/
+    serve_openenv = getattr(importlib.import_module(module), attr)
 
     if host not in LOOPBACK:
         typer.echo(f"warning: binding {host}: the OpenEnv API has no admin credential (anyone who reaches it can "
