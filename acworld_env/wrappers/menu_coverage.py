@@ -11,7 +11,8 @@ and the menu-played episode reaches the reference's score. Where a step has no s
 names the action kind that was missing (the episode stops there: later steps would not be the
 reference's).
 
-    python -m acworld_env.wrappers.menu_coverage [--split generated --seed 7]
+    python -m acworld_env.wrappers.menu_coverage [--split generated --seed 7] [--hints structured]
+    python -m acworld_env.wrappers.menu_coverage --baseline baselines/menu_coverage.json
 """
 
 from __future__ import annotations
@@ -222,6 +223,49 @@ def menu_coverage(tasks: list[Any], *, hints: str = "off") -> CoverageReport:
     return CoverageReport([task_coverage(t, hints=hints) for t in tasks])
 
 
+BASELINE_SPLITS = (("frozen", 0), ("generated", 1))
+
+
+def write_baseline(path: str, *, suite: str = "capability-v1") -> dict[str, Any]:
+    """Measure every split of :data:`BASELINE_SPLITS` with hints off and structured; write the record to ``path``.
+
+    Per family the record keeps the covered tasks and, for the others, why the first missing action
+    had no slot (``missing_unseen_id``, ``missing_unseen_figure``, ``missing_no_slot``) or that every
+    step had one but the episode fell short of the score (``score_short``: the wording mattered).
+    ``covered_only_with_hints`` counts, per family, the tasks whose reference needs a requirement the
+    request states only in words (covered with ``hints="structured"``, not without).
+    """
+    import time
+
+    from ..envs.candidates import SLOTS
+    from ..tasks.suites import load_suite
+
+    start = time.perf_counter()
+    splits: dict[str, Any] = {}
+    for split, seed in BASELINE_SPLITS:
+        tasks = load_suite(suite, split, seed)
+        for hints in ("off", "structured"):
+            rows = menu_coverage(tasks, hints=hints).by_family()
+            name = f"{split}{f' (seed {seed})' if split != 'frozen' else ''}, hints {hints}"
+            splits[name] = {"by_family": rows, "covered": sum(r["covered"] for r in rows.values()),
+                            "tasks": sum(r["tasks"] for r in rows.values())}
+            print(f"{name}: {splits[name]['covered']}/{splits[name]['tasks']}")
+    words_only = {}
+    for split, seed in BASELINE_SPLITS:
+        name = f"{split}{f' (seed {seed})' if split != 'frozen' else ''}"
+        off, on = (splits[f"{name}, hints {h}"]["by_family"] for h in ("off", "structured"))
+        words_only[name] = {fam: on[fam]["covered"] - off[fam]["covered"] for fam in on
+                            if on[fam]["covered"] != off[fam]["covered"]}
+    record = {"command": "python -m acworld_env.wrappers.menu_coverage [--split generated --seed 1] "
+                         "[--hints structured]",
+              "slots": len(SLOTS), "splits": splits, "wall_s": round(time.perf_counter() - start, 1),
+              "covered_only_with_hints": words_only}
+    with open(path, "w", encoding="utf-8") as fh:
+        json.dump(record, fh, indent=1, sort_keys=True)
+        fh.write("\n")
+    return record
+
+
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     """Print (and return) the per-family coverage of a split."""
     from ..tasks.suites import load_suite
@@ -231,7 +275,11 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--split", default="frozen")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--hints", default="off")
+    ap.add_argument("--baseline", metavar="PATH", help="measure frozen and generated (seed 1), hints off and "
+                    "structured, and write the record to PATH (as baselines/menu_coverage.json)")
     args = ap.parse_args(argv)
+    if args.baseline:
+        return write_baseline(args.baseline, suite=args.suite)
     report = menu_coverage(load_suite(args.suite, args.split, args.seed), hints=args.hints).by_family()
     for fam, row in report.items():
         print(f"{fam:<16} {row['covered']:>3}/{row['tasks']:<3} {row['share']:.0%}  missing: {row['missing'] or '-'}"
