@@ -102,10 +102,10 @@ class AcworldOpenEnv(Environment[AcworldAction, AcworldObservation, AcworldState
             try:
                 ep = self._start(args)
             except RemoteError as exc:
-                return self._refusal(exc.code, exc.message, done=True)
+                return self._refusal(exc, done=True)
             except (KeyError, ValueError, TypeError) as exc:
                 msg = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
-                return self._refusal("bad_reset", str(msg)[:500], done=True)
+                return self._refusal(RemoteError(422, "bad_reset", str(msg)[:500]), done=True)
             self.episode = ep
             task = ep.env.task
             assert task is not None
@@ -147,16 +147,16 @@ class AcworldOpenEnv(Environment[AcworldAction, AcworldObservation, AcworldState
             try:
                 ep, actor = self._target(session)
             except RemoteError as exc:
-                return self._refusal(exc.code, exc.message, done=exc.status == 410)
+                return self._refusal(exc, done=exc.status == 410)
             what, payload = action_payload(action)
             if what == "list_tools":
                 return self._observe(ep, actor, reward=0.0, tools=True)
             if self._finished(ep, actor):
-                return self._observe(ep, actor, reward=0.0, error=("episode_over", "the episode is over; reset"))
+                return self._observe(ep, actor, reward=0.0, error=RemoteError(410, "episode_over", "the episode is over; reset"))
             try:
                 self.host.act(ep, actor, payload)
             except RemoteError as exc:
-                return self._observe(ep, actor, reward=0.0, error=(exc.code, exc.message))
+                return self._observe(ep, actor, reward=0.0, error=exc)
             return self._observe(ep, actor)
 
     def _target(self, session: str | None) -> tuple[HostedEpisode, str]:
@@ -176,7 +176,7 @@ class AcworldOpenEnv(Environment[AcworldAction, AcworldObservation, AcworldState
 
     # -- observations -------------------------------------------------------------------
     def _observe(self, ep: HostedEpisode, actor: str, *, reward: float | None | str = "step", tools: bool = False,
-                 session: str | None = None, error: tuple[str, str] | None = None) -> AcworldObservation:
+                 session: str | None = None, error: RemoteError | None = None) -> AcworldObservation:
         """The actor's observation, through the one visibility rule (its own view, info and reward)."""
         with ep.lock:
             state = visible_state(self.host.snapshot(ep), actor)
@@ -189,7 +189,7 @@ class AcworldOpenEnv(Environment[AcworldAction, AcworldObservation, AcworldState
             done=done, reward=state["rewards"].get(actor, 0.0) if reward == "step" else reward,
             text=render_text(raw) if raw else "", observation=raw, task_id=info.get("task_id"), actor=actor,
             role=info.get("role"), step=int(info.get("step", 0)), validation=info.get("validation"),
-            error={"code": error[0], "message": error[1]} if error else None,
+            error=error.body()["error"] if error else None,
             score=float(info.get("score") or 0.0), safe_score=float(info.get("safe_score") or 0.0),
             credits={k: float(v) for k, v in (info.get("credits") or {}).items()},
             stages={k: float(v) for k, v in (info.get("stages") or {}).items()},
@@ -197,9 +197,10 @@ class AcworldOpenEnv(Environment[AcworldAction, AcworldObservation, AcworldState
             trace_digest=info.get("trace_digest"), tools=openai_tools(info["role"]) if tools else [],
             session=session, summary=summary)
 
-    def _refusal(self, code: str, message: str, *, done: bool = False) -> AcworldObservation:
-        return AcworldObservation(done=done, reward=0.0, error={"code": code, "message": message},
-                                  text=f"refused ({code}): {message}")
+    def _refusal(self, refusal: RemoteError, *, done: bool = False) -> AcworldObservation:
+        """A refused request as an observation (the server's error body: code, message, status)."""
+        return AcworldObservation(done=done, reward=0.0, error=refusal.body()["error"],
+                                  text=f"refused ({refusal.code}): {refusal.message}")
 
     @property
     def state(self) -> AcworldState:
