@@ -9,7 +9,8 @@ returned, and the restocking fee its request quotes.
   refund it in full on its payment; dispute it for a
   reason, citing its shipment, its shipment and payment, or another payment seen on it;
 * return ``k``: refund its amount (or its amount less the quoted restocking fee) on its order's
-  payment, tied to the return; restock its first line; offer the ``j``-th listing seen in exchange;
+  payment, tied to the return (or, when that payment is unknown, on any of the first payments
+  seen); restock its first line; offer the ``j``-th listing seen in exchange;
 * dispute ``k``: answer citing its order's shipment and the order, its payment and the order, or
   its shipment and the agent's last refund.
 """
@@ -26,6 +27,8 @@ N_RETURN_LINES = 2
 """Lines of an order the menu can return one by one."""
 N_DISPUTED = 4
 """Orders the menu can dispute (the first ones seen)."""
+N_REFUND_PAYMENTS = 4
+"""Payments seen that a return whose own payment is unknown can be refunded on."""
 N_EXCHANGE = 8
 """Listings the menu can offer in exchange for a return."""
 DISPUTE_REASONS = ("not_received", "damaged", "unauthorized")
@@ -117,6 +120,21 @@ def refund_order(k: Known, i: int) -> dict[str, Any] | None:
     return None if pay is None else {"kind": "issue_refund", "payment_id": pay, "amount": found[1]["total"]}
 
 
+def refund_return_on(j: int) -> Builder:
+    """Refund the ``i``-th return seen its amount on the ``j``-th payment seen, when the return's own
+    payment is not known (the agent picks which payment is the order's)."""
+    def build(k: Known, i: int) -> dict[str, Any] | None:
+        found = _rec(k, "returns", i)
+        pay = k.nth("payments", j)
+        if found is None or pay is None or _payment_of(k, found[1].get("order")) is not None:
+            return None
+        amount = found[1].get("amount")
+        return {"kind": "issue_refund", "payment_id": pay, "amount": amount, "return_id": found[0]} \
+            if isinstance(amount, int) and amount > 0 else None
+
+    return build
+
+
 def restock_return(k: Known, i: int) -> dict[str, Any] | None:
     """Restock the first line of the ``i``-th return seen."""
     found = _rec(k, "returns", i)
@@ -169,6 +187,8 @@ def slots(n_orders: int, n_returns: int, n_disputes: int) -> list[tuple[str, str
         out += [(f"return[{i}].refund", "issue_refund", refund_return(False), i),
                 (f"return[{i}].refund-fee", "issue_refund", refund_return(True), i),
                 (f"return[{i}].restock", "restock", restock_return, i)]
+        out += [(f"return[{i}].refund@payment[{j}]", "issue_refund", refund_return_on(j), i)
+                for j in range(N_REFUND_PAYMENTS)]
         out += [(f"return[{i}].exchange[{j}]", "offer_exchange", exchange(j), i) for j in range(N_EXCHANGE)]
     for i in range(n_disputes):
         out += [(f"dispute[{i}].answer:{c}", "respond_dispute", answer_dispute(c), i) for c in DISPUTE_ANSWERS]
