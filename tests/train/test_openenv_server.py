@@ -153,3 +153,21 @@ def test_importing_acworld_env_imports_no_training_framework():
             "'transformers', 'gradio'}))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0 and out.stdout.strip() == "[]", out.stderr
+
+
+def test_generic_client_resets_every_frozen_task_by_id(openenv_url):
+    from openenv import GenericEnvClient
+
+    from acworld_env.tasks.suites import load_suite
+
+    tasks = load_suite("capability-v1", "frozen", 0)
+
+    async def reset_all() -> list[dict]:
+        async with GenericEnvClient(base_url=openenv_url) as env:
+            return [(await env.reset(task_id=t.task_id)).observation for t in tasks]
+
+    seen = asyncio.run(reset_all())
+    assert len(seen) == len(tasks) == 200
+    for task, obs in zip(tasks, seen, strict=True):
+        assert obs["error"] is None and obs["task_id"] == task.task_id and obs["actor"] == task.actor
+        assert obs["tools"] and obs["text"] and obs["credits"] and obs["score"] == 0.0
