@@ -270,7 +270,8 @@ def _build_table() -> list[Slot]:
     ]
     slots += [Slot("search:hints", "search_listings", plans.search_hints(True)),
               Slot("search:hints-unbounded", "search_listings", plans.search_hints(False)),
-              Slot("search:category@page", "search_listings", plans.search_category_page)]
+              Slot("search:category@page", "search_listings", plans.search_category_page),
+              Slot("search:request-words", "search_listings", plans.search_request_words)]
     slots += [Slot(f"offer:limit@{int(s * 100)}%", "propose_offer", plans.opening(s)) for s in plans.OPENING_SHARES]
     per_listing: list[tuple[str, str, Callable]] = [
         ("get", "get_listing", _simple("get_listing", "listing_id")),

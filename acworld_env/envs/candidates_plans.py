@@ -16,6 +16,7 @@ own last search, and the prices on its threads.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..vcp import VCPAction, parse_action
@@ -58,6 +59,23 @@ def search_hints(bounded: bool):  # noqa: ANN201  (a Builder)
         return _valid({"kind": "search_listings", **query, "sort": "price_asc", "page_size": PAGE})
 
     return build
+
+
+_FILLER = {"i", "need", "a", "an", "the", "of", "me", "you", "could", "find", "please", "help", "bag", "pair",
+           "looking", "for", "want", "like", "would", "and", "that", "to", "with", "costing", "at", "most", "set"}
+
+
+def search_request_words(k: Known, _: int) -> dict[str, Any] | None:
+    """Search in stock with the words of the request's first sentence (under the mandate's budget, if any)."""
+    first = k.request.split(".")[0]
+    words = [w for w in re.findall(r"[A-Za-z]+", first.replace("-", " ")) if w.lower() not in _FILLER]
+    if not words:
+        return None
+    query: dict[str, Any] = {"kind": "search_listings", "text": " ".join(words[:12]), "in_stock": True}
+    budget = k.mandate.get("budget")
+    if isinstance(budget, int) and not isinstance(budget, bool):
+        query["max_price"] = budget
+    return _valid(query)
 
 
 def search_category_page(k: Known, _: int) -> dict[str, Any] | None:
