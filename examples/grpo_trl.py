@@ -116,14 +116,14 @@ def train(args: argparse.Namespace) -> tuple[Any, list[dict[str, Any]]]:
         learning_rate=args.learning_rate, logging_steps=1, save_strategy="no", report_to=[],
         use_cpu=args.smoke, bf16=False, seed=0, log_completions=False, shuffle_dataset=False)
     AcworldTRLEnv.rollouts.clear()
-    with _server(args.url) as url:
+    with LocalServer(args.url) as url:
         trainer = GRPOTrainer(model=model, args=config, train_dataset=Dataset.from_list(rows),
                               processing_class=tokenizer, environment_factory=AcworldTRLEnv.factory(url, args.reward))
         trainer.train()
     return trainer, list(AcworldTRLEnv.rollouts)
 
 
-class _server:
+class LocalServer:
     """``url`` as given, or an OpenEnv server on 127.0.0.1 for the duration of the run."""
 
     def __init__(self, url: str | None) -> None:

@@ -27,10 +27,8 @@ from ..observe import render_text
 from ..remote.hosted import Host, HostedEpisode, RemoteError
 from ..remote.views import visible_info, visible_state, visible_summary
 from ..vcp import openai_tools
-from .openenv_models import AcworldAction, AcworldObservation, AcworldState
+from .openenv_models import RESET_KEYS, AcworldAction, AcworldObservation, AcworldState
 
-RESET_KEYS = ("task_id", "split", "seed", "index", "role", "reward", "score", "hints", "suite", "episode_seed")
-"""The arguments ``reset`` reads (others are ignored, as OpenEnv's ``episode_id``)."""
 WORK = threading.RLock()
 """One lock for every session's market work: steps are short and CPU-bound, so this costs no
 throughput, and the market code never runs on two threads at once."""

@@ -23,6 +23,9 @@ from typing import Any
 from openenv.core.env_server.types import Action, Observation, State
 from pydantic import ConfigDict, Field
 
+RESET_KEYS = ("task_id", "split", "seed", "index", "role", "reward", "score", "hints", "suite", "episode_seed")
+"""The arguments a reset reads (others are ignored, as OpenEnv's ``episode_id``)."""
+
 
 class AcworldAction(Action):
     """One action of the session's actor: a VCP action, a tool call, or a tool listing."""

@@ -1,7 +1,8 @@
 """The environment TRL's ``GRPOTrainer`` drives (its ``environment_factory``), over the OpenEnv client.
 
 ``GRPOTrainer(..., environment_factory=AcworldTRLEnv.factory(url))`` makes one instance per
-rollout. ``reset(**row)`` starts the task the dataset row names (``task_id``) on the acworld
+rollout. ``reset(**row)`` starts the task the dataset row names (``task_id``, or ``split`` + ``seed`` +
+``index``) on the acworld
 OpenEnv server and returns the actor's first observation (appended to the prompt); the model acts
 through the one tool, :meth:`AcworldTRLEnv.act` (a marketplace tool's name and its JSON
 arguments); :meth:`AcworldTRLEnv.get_reward` is the rollout's reward: the sum of the step rewards,
@@ -19,6 +20,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from .openenv_client import AcworldEnv
+from .openenv_models import RESET_KEYS
 
 
 class AcworldTRLEnv:
@@ -40,11 +42,13 @@ class AcworldTRLEnv:
         return lambda: cls(base_url, reward)
 
     def reset(self, **row: Any) -> str:
-        """Start the row's task (``task_id``; other columns are ignored); the first observation."""
+        """Start the row's task (its reset columns: ``task_id``, or ``split`` + ``seed`` + ``index``
+        [+ ``role``]; the prompt and other columns are ignored); the first observation."""
         if self.client is None:
             self.client = AcworldEnv(base_url=self.base_url).sync()
             self.client.connect()
-        result = self.client.reset(task_id=row["task_id"], reward=self.reward_mode)
+        args = {k: v for k, v in row.items() if k in RESET_KEYS and k != "reward"}
+        result = self.client.reset(**args, reward=self.reward_mode)
         if result.observation.error:
             raise ValueError(f"reset refused: {result.observation.error}")
         self.total, self.steps, self.done, self.last = 0.0, 0, False, result.observation
