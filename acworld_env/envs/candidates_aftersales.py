@@ -5,7 +5,8 @@ only :class:`~acworld_env.envs.known.Known`: the records the agent read (an orde
 and shipment; a return's order, lines and amount; a payment's order), the refunds its own refunds
 returned, and the restocking fee its request quotes.
 
-* order ``k``: read its ledger; return one of its lines (that line's quantity, or one unit);
+* order ``k``: read its ledger; return one of its lines (that line's quantity, one unit, or the
+  part the request states: "2 of the 3 units");
   refund it in full on its payment; dispute it for a
   reason, citing its shipment, its shipment and payment, or another payment seen on it;
 * return ``k``: refund its amount (or its amount less the quoted restocking fee) on its order's
@@ -47,18 +48,20 @@ def ledger(k: Known, i: int) -> dict[str, Any] | None:
     return None if oid is None else {"kind": "get_ledger", "order_id": oid}
 
 
-def return_line(line: int, one: bool) -> Builder:
-    """Return line ``line`` of the ``i``-th order seen (that line's quantity, or one unit of it)."""
+def return_line(line: int, part: str) -> Builder:
+    """Return line ``line`` of the ``i``-th order seen: all its units (``part="all"``), one unit
+    (``"one"``), or the part of them the request states ("2 of the 3 units", ``"stated"``)."""
     def build(k: Known, i: int) -> dict[str, Any] | None:
         found = _rec(k, "orders", i)
         if found is None or line >= len(found[1].get("lines", [])):
             return None
         x = found[1]["lines"][line]
         quantity = x.get("quantity", 1)
-        if one and quantity == 1:
+        units = {"all": quantity, "one": 1, "stated": k.part_units.get(quantity, quantity)}[part]
+        if part != "all" and units == quantity:
             return None  # the same action as the whole line
         return {"kind": "request_return", "order_id": found[0], "reason": "Returning this item.",
-                "lines": [{"listing_id": x["listing_id"], "quantity": 1 if one else quantity}]}
+                "lines": [{"listing_id": x["listing_id"], "quantity": units}]}
 
     return build
 
@@ -177,8 +180,8 @@ def slots(n_orders: int, n_returns: int, n_disputes: int) -> list[tuple[str, str
     out: list[tuple[str, str, Builder, int]] = []
     for i in range(n_orders):
         out.append((f"order[{i}].ledger", "get_ledger", ledger, i))
-        out += [(f"order[{i}].return:line{j}{'x1' if one else ''}", "request_return", return_line(j, one), i)
-                for j in range(N_RETURN_LINES) for one in (False, True)]
+        out += [(f"order[{i}].return:line{j}{'' if part == 'all' else ':' + part}", "request_return",
+                 return_line(j, part), i) for j in range(N_RETURN_LINES) for part in ("all", "one", "stated")]
         out.append((f"order[{i}].refund:total", "issue_refund", refund_order, i))
     for i in range(min(n_orders, N_DISPUTED)):
         out += [(f"order[{i}].dispute:{r}+{e}", "open_dispute", dispute(r, e), i)

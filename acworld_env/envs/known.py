@@ -54,6 +54,7 @@ _PAYER_TEXT = re.compile(r"\bpaid for by ([A-Z][\w&' .-]{0,40}?) \((merchant_\d+
 _OWN_SHOP = re.compile(r"\bWe \(([A-Z][\w&' .-]{0,40}?)\)")
 _SELLER_TEXT = re.compile(r"\b(merchant_\d+)\b[^().;]{0,60}\(listing (L-[A-Za-z0-9_-]*[A-Za-z0-9])\)")
 _ORDER_LISTING = re.compile(r"\b(ord-\d{4,}) \([^()]*?\b(L-[A-Za-z0-9_-]*[A-Za-z0-9])\)")
+_PART_UNITS = re.compile(r"\b(\d+) of the (\d+) units\b")
 _FEE = re.compile(r"(\d{1,2})\s*%\s*restocking", re.I)
 _REF_TABLE = {"order": "orders", "payment": "payments", "shipment": "shipments"}
 _LIST_PRICE = re.compile(r"\blist(?:ed)?(?: price)?(?: at| of| is)?\s*\$(\d+(?:\.\d\d)?)", re.I)
@@ -96,6 +97,8 @@ class Known:
     """Payers named in text as "Name (merchant_N)" (the agent's own shop from "We (Name)"), first seen first."""
     senders: list[str] = field(default_factory=list)
     """Other actors who sent the agent a message, first seen first."""
+    part_units: dict[int, int] = field(default_factory=dict)
+    """Part quantities the request text states, "2 of the 3 units": {3: 2}."""
     order_listing: dict[str, str] = field(default_factory=dict)
     """Orders the request text names with their listing ("ord-0001 (cat fountain, L-001)")."""
     pending: dict[str, Any] = field(default_factory=dict)
@@ -141,6 +144,7 @@ class Known:
             self._text(self.request)
             self.list_price = _list_price(self.request)
             self.order_listing = {m.group(1): m.group(2) for m in _ORDER_LISTING.finditer(self.request)}
+            self.part_units = {int(m.group(2)): int(m.group(1)) for m in _PART_UNITS.finditer(self.request)}
             fee = _FEE.search(self.request)
             self.fee_pct = int(fee.group(1)) if fee else None
             self.scanned = self.request
