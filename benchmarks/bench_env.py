@@ -7,7 +7,8 @@ task's reference policy (``make_policy(env.unwrapped.task.reference)``), then th
 ``agent_iter`` loop (``env.last()``, :func:`~acworld_env.envs.decode_observation`,
 ``policy.act``, ``env.step``). Compared against, in the same process: a two-agent no-op AEC env
 behind the same order-enforcing wrapper whose ``observe`` JSON-encodes a fixed ~1.5 KB
-observation on every call (decoded by the loop the same way), reset per task and played for as
+observation on every call (``json.dumps``, decoded by the loop with ``json.loads``: a fixed floor that
+owes nothing to our code), reset per task and played for as
 many agent steps as our episode of that task took, by an idle policy. The two sides alternate
 task by task; each figure is the best of ``--repeat`` passes; the ratio of per-step costs (reset
 and decoding included) is printed in the process's CPU time and in wall time. A last, separately
