@@ -23,6 +23,8 @@ from .world import CommitLog, TransitionError, World
 if TYPE_CHECKING:
     from .catalog import Catalog
 
+_ROLES: dict[str, Role] = {r.value: r for r in Role}
+"""Each role by its value."""
 MARKET_ACTOR = "market"
 """The system actor that commits scheduled market events."""
 ACTOR_FINISHED = "actor_finished"
@@ -92,7 +94,11 @@ class Market:
     # -- identity -------------------------------------------------------------
     def role(self, actor: str) -> Role:
         """An actor's role."""
-        return Role(self.world.state["actors"][actor]["role"])
+        value = self.world.state["actors"][actor]["role"]
+        try:
+            return _ROLES[value]  # what ``Role(value)`` returns, without the enum call (every observation asks)
+        except (KeyError, TypeError):
+            return Role(value)
 
     # -- clock and scheduled events -------------------------------------------
     def advance(self) -> None:
@@ -202,9 +208,10 @@ class Market:
         )
         if parsed and action.idempotency_key is not None and not action.readonly:  # only keyed requests are stored
             self.platform.remember(envelope, action, step.to_dict())
+        recorded_envelope = envelope_json(envelope)
         self.trace.append(
-            round=self.round, actor=actor, role=envelope.role.value if envelope.role else None,
-            envelope=envelope_json(envelope), action=recorded, validation=validation, evidence=step.evidence,
+            round=self.round, actor=actor, role=recorded_envelope["role"],
+            envelope=recorded_envelope, action=recorded, validation=validation, evidence=step.evidence,
             commit=step.commit_seq, delta=commit["body"]["delta"] if commit else [],
             result=step.result, meta=meta,
         )
