@@ -119,10 +119,21 @@ def _run_locked(config: EvalConfig, *, progress: bool, factory: PolicyFactory | 
     if todo and factory is None:
         factory = make_factory(config, todo[0].task)  # a policy that cannot be built fails here, before any run
     state.write_manifest(final=False)
+    if todo and config.backend == "local":
+        _prepare_first_run()
     state.bar = ProgressBar(len(state.planned), len(state.planned) - len(todo), enabled=progress)
     state.bar.seed(list(state.rows.values()))
     with _heap_frozen():
         return _run_pass(state, todo, factory)
+
+
+def _prepare_first_run() -> None:
+    """Build, before the runs, what the first one would otherwise build inside its own time: the action
+    validators, which the package builds on first use to start fast (0.05 s on a quiet machine, up to
+    0.5 s on a loaded one: 0.25-2.5 ms per task of a 200-task pass, charged to one run)."""
+    from ..vcp.union import IDLE_ACTION, parse_action
+
+    parse_action(IDLE_ACTION)
 
 
 def _run_pass(state: _State, todo: list[RunSpec], factory: PolicyFactory | None) -> dict[str, Any]:
