@@ -51,9 +51,8 @@ class Validation:
     message: str
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON form, as written in the trace and the commit log (the keys of ``_VALIDATION_KEYS``)."""
-        return {"validation_id": self.validation_id, "envelope_id": self.envelope_id, "actor": self.actor,
-                "kind": self.kind, "accepted": self.accepted, "code": self.code, "message": self.message}
+        """JSON form, as written in the trace and the commit log."""
+        return {k: getattr(self, k) for k in _VALIDATION_KEYS}
 
     def refused(self, code: str, message: str) -> Validation:
         """The same validation, turned into a rejection."""
