@@ -12,6 +12,7 @@ import asyncio
 import json
 import re
 import shlex
+import signal
 from pathlib import Path
 
 import httpx
@@ -96,10 +97,13 @@ def test_readme_vf_eval_reward_is_the_env_score_and_credits_are_metrics(openenv_
     plans = {t: reference_actions(t) for t in tasks}
     plans[short] = plans[short][:1]
     chat.scripts = {request_marker(t): a for t, a in plans.items()}
+    handlers = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         vf_eval([*argv, "--output-dir", str(tmp_path / "outputs")])
     finally:
         chat.close()
+        for sig, handler in handlers.items():  # vf-eval installs its own; the test run keeps pytest's
+            signal.signal(sig, handler)
     lines = [json.loads(line) for f in (tmp_path / "outputs").rglob("traces.jsonl") for line in f.open()]
     traces = {ep["task"]["data"]["reset"]["task_id"]: ep["traces"][0] for ep in lines}
     assert sorted(traces) == sorted(tasks), [ep.get("errors") for ep in lines]
