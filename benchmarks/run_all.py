@@ -123,12 +123,24 @@ BENCHES = [
         Figure("full reference pass, 200 tasks (via make())", number(r"full reference pass via make\(\):\s+([\d.]+) s"),
                "<= 4.7 s", at_most(4.7), "s"),
     ]),
-    Bench("startup", ["bench_startup.py", "--repeat", "5"], [
+    Bench("startup", ["bench_startup.py", "--repeat", "3"], [
         Figure("python -c 'import acworld_env; make(\"capability-v1\")' (fresh process)",
                number(r"make\('capability-v1'\)\s+([\d.]+) s"), "< 0.3 s", at_most(0.3), "s"),
+        Figure("floor: import pettingzoo + pydantic (first model) + numpy alone (fresh process)",
+               number(r"floor: pettingzoo \+ pydantic \+ numpy alone\s+([\d.]+) s"), "-", lambda v: True, "s"),
         Figure("acworld --help (fresh process)", number(r"acworld --help\s+([\d.]+) s"), "< 0.3 s", at_most(0.3), "s"),
         Figure("bare interpreter (python -c pass), for reference", number(r"\(python -c pass\)\s+([\d.]+) s"),
                "-", lambda v: True, "s"),
+    ]),
+    Bench("vector", ["bench_vector.py", "--steps", "200", "--warmup", "20", "--repeat", "2"], [
+        Figure("menu env steps/s, single env", number(r"single env \(no vector wrapper\)\s+([\d,]+) steps/s"),
+               "-", lambda v: True, "/s"),
+        Figure("menu env steps/s, SyncVectorEnv x2", number(r"SyncVectorEnv x2\s+([\d,]+) steps/s"),
+               "-", lambda v: True, "/s"),
+        Figure("menu env steps/s, AsyncVectorEnv x2", number(r"AsyncVectorEnv x2\s+([\d,]+) steps/s"),
+               "-", lambda v: True, "/s"),
+        Figure("menu env steps/s, AsyncVectorEnv x4", number(r"AsyncVectorEnv x4\s+([\d,]+) steps/s"),
+               "-", lambda v: True, "/s"),
     ]),
     Bench("catalog", ["bench_catalog.py", "--builds", "0", "--queries", "1000", "--query-runs", "3"], [
         Figure("catalog filter+sort+page p95, records, warm caches",
