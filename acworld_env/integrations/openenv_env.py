@@ -31,7 +31,9 @@ from .openenv_models import RESET_KEYS, AcworldAction, AcworldObservation, Acwor
 
 WORK = threading.RLock()
 """One lock for every session's market work: steps are short and CPU-bound, so this costs no
-throughput, and the market code never runs on two threads at once."""
+throughput, and the market code never runs on two threads at once. Building an env (which may
+generate a split's tasks for seconds) runs outside it, as the HTTP market server builds envs in a
+worker thread while other episodes play."""
 _HOST: Host | None = None
 
 
@@ -83,7 +85,6 @@ class AcworldOpenEnv(Environment[AcworldAction, AcworldObservation, AcworldState
     """One OpenEnv session: resets start a hosted episode; steps act as its evaluated actor."""
 
     SUPPORTS_CONCURRENT_SESSIONS = True
-    REQUIRES_SINGLE_THREAD_EXECUTOR = True
 
     def __init__(self, host: Host | None = None) -> None:
         super().__init__()
@@ -97,26 +98,32 @@ class AcworldOpenEnv(Environment[AcworldAction, AcworldObservation, AcworldState
         args = {k: v for k, v in {"seed": seed, **kwargs}.items() if k in RESET_KEYS and v is not None}
         with WORK:
             self._release()
-            try:
-                ep = self._start(args)
-            except RemoteError as exc:
-                return self._refusal(exc, done=True)
-            except (KeyError, ValueError, TypeError) as exc:
-                msg = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
-                return self._refusal(RemoteError(422, "bad_reset", str(msg)[:500]), done=True)
+        try:
+            hosted = self.host.create_env(self._config(args))  # outside the lock: may generate a split for seconds
+            with WORK:
+                ep = self._start(hosted, args)
+        except RemoteError as exc:
+            return self._refusal(exc, done=True)
+        except (KeyError, ValueError, TypeError) as exc:
+            msg = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
+            return self._refusal(RemoteError(422, "bad_reset", str(msg)[:500]), done=True)
+        with WORK:
             self.episode = ep
             task = ep.env.task
             assert task is not None
             self.actor = task.actor
             return self._observe(ep, task.actor, reward=None, tools=True, session=ep.credentials[task.actor])
 
-    def _start(self, args: dict[str, Any]) -> HostedEpisode:
+    @staticmethod
+    def _config(args: dict[str, Any]) -> dict[str, Any]:
         config: dict[str, Any] = {"suite": args.get("suite", "capability-v1"), "split": args.get("split", "frozen"),
                                   "reward": args.get("reward", "potential"), "score": args.get("score", "score"),
                                   "hints": args.get("hints", "off")}
         if config["split"] == "generated":
             config["seed"] = int(args.get("seed", 0))
-        hosted = self.host.create_env(config)
+        return config
+
+    def _start(self, hosted: Any, args: dict[str, Any]) -> HostedEpisode:
         try:
             task_id = args.get("task_id") or self._nth_task(hosted.env.tasks, args)
             task = hosted.env.task_by_id(task_id)
@@ -225,10 +232,11 @@ class AcworldOpenEnv(Environment[AcworldAction, AcworldObservation, AcworldState
 
     # -- lifetime -------------------------------------------------------------------------
     def _release(self) -> None:
-        """Forget this session's previous episode, and every hosted env whose episode has ended."""
+        """Forget this session's previous episode, and every hosted env whose episode has ended (an env
+        another session is still starting has had no episode yet and stays)."""
         self.episode = self.actor = None
         for hosted in list(self.host.envs.values()):
-            if hosted.current is None:
+            if hosted.current is None and hosted.episodes:
                 self.host.drop_env(hosted)
 
     def close(self) -> None:
