@@ -20,7 +20,9 @@ quotes; the whole ``run_eval`` call (planning and the summary included) is print
 The ratio is taken per pass (evaluation pass / the env loop run just before it); its
 median and range are printed, and the run-to-run spread of the evaluation's per-task time:
 ``(max - min) / median`` and the coefficient of variation over the repetitions. CPU time of this
-process is printed too (it is less sensitive to other processes on a shared machine). Every
+process is printed too (it is less sensitive to other processes on a shared machine), and the
+part of it spent in the kernel (creating each run's folder and files: what varies most with
+the machine's file-system load once the runs write no side files and flush nothing). Every
 evaluation must give the same root digest (printed; a mismatch exits 1).
 
 Run::
@@ -32,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import statistics
 import subprocess
@@ -58,6 +61,13 @@ class Side:
     cpu: list[float] = field(default_factory=list)
     call: list[float] = field(default_factory=list)
     """Evaluation passes: the whole call (planning, summary) per task."""
+    kernel: list[float] = field(default_factory=list)
+    """System (kernel) CPU time per task, in process."""
+
+
+def kernel_time() -> float:
+    """System (kernel) CPU seconds of this process so far: file creation shows here."""
+    return os.times().system
 
 
 def env_loop(env: Any, tasks: list[Any]) -> tuple[float, float]:
@@ -124,10 +134,14 @@ def main(argv: list[str] | None = None) -> int:
     try:
         eval_in_process(args.env, base / "warm")  # warm-up of the runner's own imports
         for rep in range(args.repeat):
+            sys_time = kernel_time()
             wall, cpu = env_loop(env, tasks)
+            bare.kernel.append((kernel_time() - sys_time) / n * 1e3)
             bare.wall.append(wall / n * 1e3)
             bare.cpu.append(cpu / n * 1e3)
+            sys_time = kernel_time()
             e_wall, e_call, e_cpu, root = eval_in_process(args.env, base / f"in{rep}")
+            inproc.kernel.append((kernel_time() - sys_time) / n * 1e3)
             roots.add(root)
             inproc.wall.append(e_wall / n * 1e3)
             inproc.call.append(e_call / n * 1e3)
@@ -164,6 +178,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"evaluation pass, fresh process (whole process), per task: {spread(fresh.call)} ms")
     print(f"CPU time per task (this process): env loop {statistics.median(bare.cpu):.2f} ms, "
           f"evaluation pass {statistics.median(inproc.cpu):.2f} ms; ratio {statistics.median(ratios_cpu):.2f}x")
+    print(f"of which system (kernel) time per task: env loop {statistics.median(bare.kernel):.2f} ms, evaluation "
+          f"pass {statistics.median(inproc.kernel):.2f} ms [{min(inproc.kernel):.2f} - {max(inproc.kernel):.2f}] "
+          "(a run's folder and five files; it follows the file system's load)")
     print(f"eval/env ratio in process: median {statistics.median(ratios):.2f}x "
           f"[{min(ratios):.2f} - {max(ratios):.2f}]  (goal <= {GOAL_RATIO:g}x)")
     if ratios_fresh:
