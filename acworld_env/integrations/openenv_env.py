@@ -157,7 +157,8 @@ class AcworldOpenEnv(Environment[AcworldAction, AcworldObservation, AcworldState
             if what == "list_tools":
                 return self._observe(ep, actor, reward=0.0, tools=True)
             if self._finished(ep, actor):
-                return self._observe(ep, actor, reward=0.0, error=RemoteError(410, "episode_over", "the episode is over; reset"))
+                over = RemoteError(410, "episode_over", "the episode is over; reset")
+                return self._observe(ep, actor, reward=0.0, error=over)
             try:
                 self.host.act(ep, actor, payload)
             except RemoteError as exc:
