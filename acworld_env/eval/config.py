@@ -62,6 +62,10 @@ def make_factory(config: EvalConfig, probe: TaskSpec | None = None) -> PolicyFac
     llm = is_llm_spec(config.policy)
     if llm:
         options.setdefault("concurrency", config.concurrency)
+    if config.policy.startswith("sb3:"):
+        from ..wrappers.trained import policy_from_path
+
+        return EpisodeCopies(policy_from_path(config.policy))  # read and checked once; copied per run
     factory = resolve_policy(config.policy, **options)
     if llm and probe is not None:
         prototype = factory(probe, config.seed)

@@ -223,11 +223,15 @@ class AcworldOpenEnv(Environment[AcworldAction, AcworldObservation, AcworldState
 
     def get_metadata(self) -> Any:
         """The name, description and version OpenEnv's ``/metadata`` serves."""
+        from importlib.metadata import PackageNotFoundError, version
+
         from openenv.core.env_server.types import EnvironmentMetadata
 
-        from .. import __version__
-
-        return EnvironmentMetadata(name="acworld", version=__version__,
+        try:
+            release = version("acworld-env")
+        except PackageNotFoundError:  # a source tree that was never installed
+            release = "0+unknown"
+        return EnvironmentMetadata(name="acworld", version=release,
                                    description="Agentic Commerce World: buyers and merchants transact in one market; "
                                                "rewards and per-predicate credits from the verified trace.")
 

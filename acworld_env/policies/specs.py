@@ -1,6 +1,6 @@
 """Policy specs as users type them: ``reference``, ``random``, ``openai:MODEL``, ``anthropic:MODEL``,
-``openai-compatible:MODEL``, ``sb3:PATH`` (a trained menu policy, :mod:`.trained`) or any registered
-policy name. A spec resolves to a factory that
+``openai-compatible:MODEL`` or any registered policy name (``sb3:PATH``, a trained menu policy, is
+resolved by the evaluation app: it plays through the menu, a layer above this one). A spec resolves to a factory that
 builds a fresh policy for each task (reference policies are per task).
 """
 
@@ -31,19 +31,6 @@ def resolve_policy(spec: str, **options: Any) -> PolicyFactory:
         from .random_policy import RandomPolicy
 
         return lambda task, seed: RandomPolicy(seed=seed)
-    if spec.startswith("sb3:"):
-        import copy
-
-        from .trained import policy_from_path
-
-        prototype = policy_from_path(spec)  # read and checked once; errors surface here
-
-        def trained(task: TaskSpec, seed: int) -> Any:
-            policy = copy.copy(prototype)
-            policy.reset(seed)
-            return policy
-
-        return trained
     if is_llm_spec(spec):
         from .llm import policy_from_spec
 

@@ -180,14 +180,28 @@ def unseen_figures(action: dict[str, Any], seen: set[int]) -> list[int]:
     return found
 
 
+def _reference_score(task: Any) -> float:
+    """The reference's own score on ``task`` (seed 0), played as the evaluation runner plays it."""
+    from ..episode import Episode
+    from ..policies.make import make_policy
+    from ..scoring import score_episode
+    from ..vcp.union import IDLE_ACTION
+
+    ep, policy = Episode(task, seed=0), make_policy(task.reference)
+    policy.reset(0)
+    while not ep.finished(task.actor) and not ep.truncated(task.actor):
+        action = policy.act(ep.observe(task.actor))
+        ep.act(task.actor, IDLE_ACTION if action is None else action)
+    return score_episode(task, ep.market).score
+
+
 def task_coverage(task: Any, *, hints: str = "off") -> TaskCoverage:
     """Replay ``task``'s reference through the menu (see the module docstring)."""
     from ..envs.aec import AcworldAECEnv
-    from ..eval.rollout import run_episode
     from ..policies.make import make_policy
 
     out = TaskCoverage(task.task_id, task.family)
-    out.reference_score = run_episode(task, make_policy(task.reference)).score.score
+    out.reference_score = _reference_score(task)
     env = AcworldAECEnv(task=task, hints=hints)
     env.reset(seed=0)
     policy = make_policy(task.reference)

@@ -12,13 +12,13 @@ import pytest
 from typer.testing import CliRunner
 
 from acworld_env.cli import app
-from acworld_env.policies.trained import (
+from acworld_env.wrappers.menu import features
+from acworld_env.wrappers.trained import (
     PolicyFileError,
     TrainedMenuPolicy,
     export_npz,
     write_sidecar,
 )
-from acworld_env.wrappers.menu import features
 
 pytest.importorskip("torch")
 sb3_contrib = pytest.importorskip("sb3_contrib")
