@@ -142,6 +142,18 @@ BENCHES = [
         Figure("menu env steps/s, AsyncVectorEnv x4", number(r"AsyncVectorEnv x4\s+([\d,]+) steps/s"),
                "-", lambda v: True, "/s"),
     ]),
+    Bench("eval_pass", ["bench_eval_pass.py", "--repeat", "3"], [
+        Figure("acworld eval --concurrency 1 per task / bare env loop per task (in process, summary wall time, median)",
+               number(r"eval/env ratio in process: median ([\d.]+)x"), "<= 1.5x", at_most(1.5), "x"),
+        Figure("the same, acworld eval in a fresh process",
+               number(r"eval/env ratio, fresh process: median ([\d.]+)x"), "<= 1.5x", at_most(1.5), "x"),
+        Figure("evaluation pass per task (in process, summary wall time, median)",
+               number(r"in process \(summary wall time\), per task:\s+([\d.]+)"), "-", lambda v: True, "ms"),
+        Figure("evaluation pass run-to-run spread (range / median)",
+               number(r"in process \(summary wall time\), per task:.*?range/median (\d+)%"), "-", lambda v: True, "%"),
+        Figure("evaluation pass kernel time per task (run folders and files)",
+               number(r"kernel\) time per task: .*?evaluation pass ([\d.]+) ms"), "-", lambda v: True, "ms"),
+    ], timeout=600),
     Bench("catalog", ["bench_catalog.py", "--builds", "0", "--queries", "1000", "--query-runs", "3"], [
         Figure("catalog filter+sort+page p95, records, warm caches",
                median_after("filter+sort+page (warm caches, 1000 queries, Listing objects", "p95"),
