@@ -31,10 +31,10 @@ def test_the_authority_gate_catches_a_platform_that_trusts_the_wrong_identity(mo
     real = Platform.validate
     task = next(t for t in T10 if t.role == "buyer")
 
-    def unbound(self, state, envelope, action):
+    def unbound(self, state, envelope, action, **kwargs):
         owner = task.actor
         envelope = envelope.model_copy(update={"actor": owner, "role": Role(state["actors"][owner]["role"])})
-        return real(self, state, envelope, action)
+        return real(self, state, envelope, action, **kwargs)
 
     monkeypatch.setattr(Platform, "validate", unbound)
     failures = authority_failures(task)
