@@ -48,6 +48,17 @@ from acworld_env.policies.make import make_policy
 GOAL_RATIO, GOAL_FULL_PASS_S, GOAL_TASKS = 5.0, 4.7, 200
 
 
+def start_agents(env: AECEnv) -> None:
+    """Every possible agent live, no reward, no flag, the first to act (a no-op env's reset)."""
+    env.agents = list(env.possible_agents)
+    env.rewards = {a: 0.0 for a in env.agents}
+    env._cumulative_rewards = {a: 0.0 for a in env.agents}
+    env.terminations = {a: False for a in env.agents}
+    env.truncations = {a: False for a in env.agents}
+    env.infos = {a: {} for a in env.agents}
+    env.agent_selection = env.agents[0]
+
+
 class NoopAEC(AECEnv):
     """One agent; ``step`` only counts. ``reset(options={"observations": [raw, ...]})`` sets the episode:
     its length is the number of raw observations, and ``observe`` encodes the current one on every call,
@@ -70,13 +81,7 @@ class NoopAEC(AECEnv):
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         self._raws = (options or {}).get("observations", [])
         self.length, self.t = len(self._raws), 0
-        self.agents = list(self.possible_agents)
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
-        self.agent_selection = self.agents[0]
+        start_agents(self)
 
     def observe(self, agent: str) -> dict:
         raw = self._raws[min(self.t, self.length - 1)]
@@ -185,13 +190,7 @@ class NoopPairAEC(AECEnv):
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         self.length, self.t = int((options or {}).get("steps", 1)), 0
-        self.agents = list(self.possible_agents)
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
-        self.agent_selection = self.agents[0]
+        start_agents(self)
 
     def observe(self, agent: str) -> dict:
         return {"json": json.dumps(NOOP_OBSERVATION), "step": self.t}
