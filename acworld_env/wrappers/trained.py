@@ -94,9 +94,9 @@ def _read_sidecar(path: Path) -> dict[str, Any]:
     return meta
 
 
-def _tensors_from_zip(path: Path) -> dict[str, np.ndarray]:
+def _tensors_from_zip(path: Path, data: bytes) -> dict[str, np.ndarray]:
     try:
-        with zipfile.ZipFile(path) as archive:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
             info = archive.getinfo("policy.pth")
             if info.file_size > MAX_FILE_BYTES:
                 raise PolicyFileError(f"{path}: policy.pth is {info.file_size} bytes; the limit is {MAX_FILE_BYTES}")
@@ -117,10 +117,10 @@ def _tensors_from_zip(path: Path) -> dict[str, np.ndarray]:
     return {str(k): v.detach().cpu().numpy() for k, v in state.items() if hasattr(v, "detach")}
 
 
-def _tensors_from_npz(path: Path) -> dict[str, np.ndarray]:
+def _tensors_from_npz(path: Path, data: bytes) -> dict[str, np.ndarray]:
     try:
-        with np.load(path, allow_pickle=False) as data:
-            return {k: np.asarray(data[k]) for k in data.files}
+        with np.load(io.BytesIO(data), allow_pickle=False) as arrays:
+            return {k: np.asarray(arrays[k]) for k in arrays.files}
     except (ValueError, OSError, zipfile.BadZipFile) as exc:
         raise PolicyFileError(f"{path}: not a plain numpy weights archive ({exc})") from None
 
@@ -144,9 +144,11 @@ class TrainedMenuPolicy:
         if self.path.stat().st_size > MAX_FILE_BYTES:
             raise PolicyFileError(f"{self.path}: larger than {MAX_FILE_BYTES} bytes")
         self.meta = _read_sidecar(self.path)
-        if hashlib.sha256(self.path.read_bytes()).hexdigest() != self.meta.get("sha256"):
+        data = self.path.read_bytes()  # read once: the bytes checked are the bytes loaded
+        if hashlib.sha256(data).hexdigest() != self.meta.get("sha256"):
             raise PolicyFileError(f"{self.path}: does not match the SHA-256 its sidecar records")
-        raw = _tensors_from_npz(self.path) if self.path.suffix == ".npz" else _tensors_from_zip(self.path)
+        load = _tensors_from_npz if self.path.suffix == ".npz" else _tensors_from_zip
+        raw = load(self.path, data)
         self.hints: str = self.meta["hints"]
         """The hints mode the policy was trained with (the evaluation runner plays it with the same)."""
         self.layers = self._layers(raw)
