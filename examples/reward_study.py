@@ -1,0 +1,525 @@
+"""Do verified process rewards teach? The reward study of issue 33 (items 5 and 7).
+
+    python examples/reward_study.py                 # the full study (~45 min on 2 cores)
+    python examples/reward_study.py --quick         # one family, one seed per mode (about a minute)
+
+Trains the same learner (``examples/menu_learner.py``: behaviour cloning from verified reference
+episodes on generated tasks, then MaskablePPO fine-tuning over the action menu) under each reward
+mode of the env:
+
+- ``potential``: each step pays the change of the weighted predicate score (a process reward: every
+  predicate's credit as it is earned; an episode's rewards sum to its score);
+- ``terminal``: the graded score once, at the end (outcome reward with partial credit);
+- ``success``: 1 at the end iff the task is fully solved, else 0 (the outcome-only signal).
+
+Every mode gets the same seeds, the same step budget and the same training tasks (generated seeds
+``--train-seeds``, disjoint from the held-out seed), with ``hints="structured"`` and with hints off.
+Each run records its learning curve (held-out generated score against RL env steps, from the
+learner's callback; step 0 is the policy after behaviour cloning) and is evaluated greedily on the
+200 frozen tasks and on the held-out generated split. The study writes:
+
+- ``baselines/reward_study.json``: one record per run (reward, seed, hints, policy, frozen_mean,
+  heldout_mean, per-family means, curve, steps to reach 0.3 and 0.5); per mode x hints the mean,
+  spread (std, min, max) and 95 % band (Student t over seeds); the differences potential - terminal
+  and potential - success with a seeded bootstrap 95 % CI (seeds resampled within each mode,
+  families resampled paired across modes); per family, where the best run stays low and the
+  measured reasons; the check of the best policy per hints setting through ``acworld eval``; the
+  whole study's ``wall_s`` and its command;
+- ``baselines/reward_study.png``: the learning curves with 95 % bands, one panel per hints setting;
+- ``baselines/policies/``: the best policy per hints setting (by held-out score), with its sidecar.
+
+Runs go to ``--workers`` processes (torch threads 1 in each).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from multiprocessing import get_context
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+MODES = ("potential", "terminal", "success")
+HINTS = ("structured", "off")
+LEVELS = (0.3, 0.5)
+QUICK_FAMILY = "T10_timing"
+T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262}
+"""Two-sided 95 % Student t quantiles by degrees of freedom (1.96 beyond)."""
+NEEDS = "torch, stable-baselines3, sb3-contrib and matplotlib (pip install 'acworld-env[rl]')"
+
+
+class StudyError(Exception):
+    """A study that cannot run as asked (a clear one-line message, never a traceback)."""
+
+
+def load_learner() -> ModuleType:
+    """``examples/menu_learner.py`` as a module (examples are scripts, not a package)."""
+    path = ROOT / "examples" / "menu_learner.py"
+    if not path.is_file():
+        raise StudyError(f"the learner {path.relative_to(ROOT)} is missing")
+    spec = importlib.util.spec_from_file_location("menu_learner", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("menu_learner", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+def missing_libraries() -> list[str]:
+    """The training libraries that do not import here."""
+    return [m for m in ("torch", "stable_baselines3", "sb3_contrib", "matplotlib")
+            if importlib.util.find_spec(m) is None]
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """One training run of the study: a reward mode, a seed and a hints setting, and the shared budget."""
+
+    reward: str
+    seed: int
+    hints: str
+    steps: int
+    train_seeds: tuple[int, ...]
+    heldout_seed: int
+    families: tuple[str, ...] | None
+    featuriser: str | None
+    curve_every: int
+    bc: bool
+    scratch: str
+    torch_threads: int = 1
+    frozen: bool = True
+
+    @property
+    def name(self) -> str:
+        """The run's file stem: ``<hints>-<reward>-s<seed>``."""
+        return f"{self.hints}-{self.reward}-s{self.seed}"
+
+
+def _family_list(families: tuple[str, ...] | None) -> list[str] | None:
+    return list(families) if families is not None else None
+
+
+def run_one(spec: RunSpec) -> dict[str, Any]:
+    """Train one run, follow its held-out curve, evaluate it, save it; the run's record (no policy kept yet)."""
+    import torch
+
+    torch.set_num_threads(spec.torch_threads)
+    learner = load_learner()
+    common = {"hints": spec.hints, "featuriser": spec.featuriser, "families": _family_list(spec.families)}
+    curve: list[list[float]] = []
+    curve_families: list[dict[str, float]] = []
+
+    def follow(step: int, model: Any) -> None:
+        figures = learner.evaluate(model, split="generated", seed=spec.heldout_seed, **common)
+        curve.append([int(step), round(float(figures["all"]), 4)])
+        curve_families.append({k: round(float(v), 4) for k, v in figures.items() if k != "all"})
+
+    started = time.perf_counter()
+    model = learner.train(reward=spec.reward, seed=spec.seed, steps=spec.steps, train_seeds=list(spec.train_seeds),
+                          bc=spec.bc, callback=follow, callback_every=spec.curve_every, **common)
+    train_s = time.perf_counter() - started
+    heldout = learner.evaluate(model, split="generated", seed=spec.heldout_seed, **common)
+    if not curve or curve[-1][0] < spec.steps:
+        curve.append([spec.steps, round(float(heldout["all"]), 4)])
+        curve_families.append({k: round(float(v), 4) for k, v in heldout.items() if k != "all"})
+    frozen = learner.evaluate(model, split="frozen", **common) if spec.frozen else {}
+    saved = Path(learner.save(model, Path(spec.scratch) / f"{spec.name}.zip", hints=spec.hints,
+                              featuriser=spec.featuriser))
+    return {
+        "reward": spec.reward, "seed": spec.seed, "hints": spec.hints, "policy": None, "saved": str(saved),
+        "frozen_mean": round(float(frozen["all"]), 4) if frozen else None,
+        "heldout_mean": round(float(heldout["all"]), 4),
+        "frozen": {k: round(float(v), 4) for k, v in frozen.items() if k != "all"},
+        "heldout": {k: round(float(v), 4) for k, v in heldout.items() if k != "all"},
+        "curve": curve, "curve_families": curve_families,
+        **{f"steps_to_{level}": steps_to_reach(curve, level) for level in LEVELS},
+        "train_s": round(train_s, 1), "wall_s": round(time.perf_counter() - started, 1),
+    }
+
+
+def steps_to_reach(curve: Sequence[Sequence[float]], level: float) -> int | None:
+    """The first RL step at which the curve's score is at least ``level`` (None if it never is)."""
+    for step, score in curve:
+        if score >= level:
+            return int(step)
+    return None
+
+
+def band(values: Sequence[float]) -> dict[str, float | int | None]:
+    """Mean, spread (sample std, min, max) and the 95 % band (mean +- t * std / sqrt(n)) of ``values``."""
+    x = np.asarray(values, dtype=float)
+    n = len(x)
+    if n == 0:
+        return {"n": 0, "mean": None, "std": None, "min": None, "max": None, "lo95": None, "hi95": None}
+    sd = float(x.std(ddof=1)) if n > 1 else 0.0
+    half = T95.get(n - 1, 1.96) * sd / math.sqrt(n) if n > 1 else 0.0
+    mean = float(x.mean())
+    return {"n": n, "mean": round(mean, 4), "std": round(sd, 4), "min": round(float(x.min()), 4),
+            "max": round(float(x.max()), 4), "lo95": round(mean - half, 4), "hi95": round(mean + half, 4)}
+
+
+def bootstrap_difference(a: list[dict[str, float]], b: list[dict[str, float]], *, seed: int = 0,
+                         replicates: int = 10_000) -> dict[str, Any]:
+    """Mean over families of (mode a - mode b), with a seeded bootstrap 95 % CI.
+
+    ``a`` and ``b`` hold one per-family table per run (seed). Each replicate resamples the seeds of
+    each mode with replacement and the families with replacement (the same families for both modes:
+    they are paired), and takes the difference of the two modes' means over the resampled families.
+    """
+    families = sorted(set().union(*a, *b)) if a and b else []
+    if not families:
+        return {"mean": None, "lo95": None, "hi95": None, "replicates": 0}
+    ma = np.array([[run.get(f, 0.0) for f in families] for run in a])
+    mb = np.array([[run.get(f, 0.0) for f in families] for run in b])
+    rng = np.random.default_rng(seed)
+    ra = rng.integers(0, len(ma), size=(replicates, len(ma)))
+    rb = rng.integers(0, len(mb), size=(replicates, len(mb)))
+    rf = rng.integers(0, len(families), size=(replicates, len(families)))
+    fam_a = ma[ra].mean(axis=1)  # replicates x families: resampled seeds' mean per family
+    fam_b = mb[rb].mean(axis=1)
+    diffs = np.take_along_axis(fam_a - fam_b, rf, axis=1).mean(axis=1)
+    point = float((ma.mean(axis=0) - mb.mean(axis=0)).mean())
+    lo, hi = np.quantile(diffs, [0.025, 0.975])
+    return {"mean": round(point, 4), "lo95": round(float(lo), 4), "hi95": round(float(hi), 4),
+            "replicates": replicates, "excludes_zero": bool(lo > 0 or hi < 0)}
+
+
+def curve_band(curves: list[list[list[float]]]) -> dict[str, list[float]]:
+    """The curves of several seeds on their common steps: mean and 95 % band at each step."""
+    common = sorted(set.intersection(*(set(int(s) for s, _ in c) for c in curves))) if curves else []
+    steps, mean, lo, hi = [], [], [], []
+    for step in common:
+        values = [next(v for s, v in c if int(s) == step) for c in curves]
+        b = band(values)
+        steps.append(step)
+        mean.append(b["mean"])
+        lo.append(b["lo95"])
+        hi.append(b["hi95"])
+    return {"steps": steps, "mean": mean, "lo95": lo, "hi95": hi}
+
+
+def summarise(runs: list[dict[str, Any]], *, modes: Sequence[str], hints: Sequence[str],
+              bootstrap_seed: int = 0) -> dict[str, Any]:
+    """Per hints x mode: bands of the frozen and held-out means, steps to the levels, per-family means,
+    the mean curve; per hints: the differences between modes with bootstrap CIs."""
+    by_mode: dict[str, dict[str, Any]] = {}
+    differences: dict[str, dict[str, Any]] = {}
+    for h in hints:
+        by_mode[h] = {}
+        for m in modes:
+            group = [r for r in runs if r["hints"] == h and r["reward"] == m]
+            if not group:
+                continue
+            entry: dict[str, Any] = {"seeds": [r["seed"] for r in group]}
+            for split in ("frozen", "heldout"):
+                vals = [r[f"{split}_mean"] for r in group if r[f"{split}_mean"] is not None]
+                entry[split] = band(vals)
+                fams = sorted(set().union(*(r[split] for r in group)))
+                entry[f"{split}_by_family"] = {f: round(float(np.mean([r[split].get(f, 0.0) for r in group])), 4)
+                                               for f in fams}
+            for level in LEVELS:
+                reached = [r[f"steps_to_{level}"] for r in group]
+                entry[f"steps_to_{level}"] = {
+                    "runs": reached, "reached": sum(s is not None for s in reached),
+                    "median_of_reached": (int(np.median([s for s in reached if s is not None]))
+                                          if any(s is not None for s in reached) else None)}
+            entry["curve"] = curve_band([r["curve"] for r in group])
+            by_mode[h][m] = entry
+        differences[h] = {}
+        base = [r for r in runs if r["hints"] == h and r["reward"] == "potential"]
+        for other in modes:
+            if other == "potential":
+                continue
+            rival = [r for r in runs if r["hints"] == h and r["reward"] == other]
+            if not base or not rival:
+                continue
+            differences[h][f"potential - {other}"] = {
+                split: bootstrap_difference([r[split] for r in base], [r[split] for r in rival], seed=bootstrap_seed)
+                for split in ("frozen", "heldout") if all(r[split] for r in base + rival)}
+    return {"by_mode": by_mode, "differences": differences}
+
+
+def low_families(best: dict[str, Any], coverage: dict[str, Any] | None, *, level: float = 0.5) -> dict[str, Any]:
+    """Per family where the best run's held-out score stays under ``level``: the measured reasons.
+
+    - ``menu_covered``: share of that family's held-out references the menu can replay to the
+      reference score (``baselines/menu_coverage.json``, the generated split, same hints): below 1
+      means the menu lacks an action the reference takes (or the observation lacks a fact it needs);
+    - ``still_rising``: the family's held-out score over the last third of the curve rose by more
+      than 0.05 (more budget would likely help);
+    - ``after_bc`` / ``final``: the family's score at step 0 (behaviour cloning alone) and at the end.
+    """
+    out: dict[str, Any] = {}
+    fams = best["curve_families"]
+    cov_split = None
+    if coverage:
+        key = next((k for k in coverage.get("splits", {}) if k.startswith("generated")
+                    and k.endswith(f"hints {best['hints']}")), None)
+        cov_split = coverage["splits"].get(key) if key else None
+    for family, final in sorted(best["heldout"].items()):
+        if final >= level:
+            continue
+        series = [f.get(family, 0.0) for f in fams]
+        third = series[len(series) * 2 // 3] if series else final
+        reasons = []
+        entry: dict[str, Any] = {"final": final, "after_bc": series[0] if series else None,
+                                 "frozen": best["frozen"].get(family)}
+        if cov_split and family in cov_split.get("by_family", {}):
+            fam_cov = cov_split["by_family"][family]
+            total = fam_cov.get("tasks") or (fam_cov["covered"] + sum(fam_cov.get("missing", {}).values()))
+            share = fam_cov["covered"] / total if total else None
+            entry["menu_covered"] = round(share, 3) if share is not None else None
+            entry["menu_missing"] = fam_cov.get("missing", {})
+            if share is not None and share < 1.0:
+                reasons.append(f"menu replays only {share:.0%} of the references")
+        entry["still_rising"] = bool(series and final - third > 0.05)
+        if entry["still_rising"]:
+            reasons.append("still rising at the end of the budget")
+        if not reasons:
+            reasons.append("menu covers the references and the curve is flat: the learner does not find it "
+                           "in this budget")
+        entry["reasons"] = reasons
+        out[family] = entry
+    return out
+
+
+def check_policy(policy: Path, *, seed: int, tasks: str | None = None, out: Path | None = None,
+                 cwd: Path = ROOT) -> dict[str, Any]:
+    """``acworld eval capability-v1 --policy sb3:POLICY --split generated --seed SEED`` then
+    ``acworld verify`` on its output; the mean, the per-family means and whether every run verified."""
+    out = out or Path(tempfile.mkdtemp(prefix="reward-study-check-")) / "eval"
+    rel = policy.relative_to(cwd) if policy.is_absolute() and policy.is_relative_to(cwd) else policy
+    cmd = ["acworld", "eval", "capability-v1", "--policy", f"sb3:{rel}", "--split", "generated", "--seed", str(seed)]
+    if tasks:
+        cmd += ["--tasks", tasks]
+    run = [sys.executable, "-c", "from acworld_env.cli import main; main()", *cmd[1:], "--out", str(out)]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+    proc = subprocess.run(run, cwd=cwd, capture_output=True, text=True, env=env, check=False)
+    if proc.returncode != 0:
+        raise StudyError(f"acworld eval failed ({proc.returncode}): {(proc.stderr or proc.stdout).strip()[-400:]}")
+    summary = json.loads((out / "summary.json").read_text())
+    verify = subprocess.run([sys.executable, "-c", "from acworld_env.cli import main; main()", "verify", str(out),
+                             "--expect", summary["root_digest"]], cwd=cwd, capture_output=True, text=True, env=env,
+                            check=False)
+    return {"command": " ".join(cmd), "seed": seed, "tasks": tasks, "mean": round(float(summary["mean_score"]), 4),
+            "by_family": {k: round(float(v), 4) for k, v in summary["by_family"].items()},
+            "scored": summary["scored"], "planned": summary["planned"], "root_digest": summary["root_digest"],
+            "verified": verify.returncode == 0}
+
+
+def plot(summary: dict[str, Any], path: Path, *, title: str) -> None:
+    """Learning curves with 95 % bands per mode, one panel per hints setting (matplotlib, Agg)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    panels = [h for h in HINTS if summary["by_mode"].get(h)]
+    fig, axes = plt.subplots(1, len(panels), figsize=(6 * len(panels), 4), squeeze=False, sharey=True)
+    colours = {"potential": "tab:blue", "terminal": "tab:orange", "success": "tab:green"}
+    for ax, h in zip(axes[0], panels, strict=True):
+        for mode, entry in summary["by_mode"][h].items():
+            c = entry["curve"]
+            n = len(entry["seeds"])
+            ax.plot(c["steps"], c["mean"], color=colours.get(mode), label=f"{mode} (n={n})")
+            ax.fill_between(c["steps"], np.clip(c["lo95"], 0, 1), np.clip(c["hi95"], 0, 1), color=colours.get(mode),
+                            alpha=0.2, linewidth=0)
+        ax.set(title=f'hints="{h}"', xlabel="RL env steps (0 = after behaviour cloning)", ylim=(0, 1))
+        ax.grid(alpha=0.3)
+        ax.legend(loc="lower right")
+    axes[0][0].set_ylabel("held-out generated score")
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def keep_best(runs: list[dict[str, Any]], policies: Path) -> dict[str, dict[str, Any]]:
+    """Copy the best run per hints setting (highest held-out mean, then frozen, then lowest seed) into
+    ``policies`` with its sidecar; set that record's ``policy`` (relative to the repo)."""
+    best: dict[str, dict[str, Any]] = {}
+    policies.mkdir(parents=True, exist_ok=True)
+    for h in HINTS:
+        group = [r for r in runs if r["hints"] == h]
+        if not group:
+            continue
+        top = max(group, key=lambda r: (r["heldout_mean"], r["frozen_mean"] or 0.0, -r["seed"]))
+        src = Path(top["saved"])
+        dst = policies / f"reward_study-{src.name}"
+        for s, d in ((src, dst), (src.with_name(src.name + ".json"), dst.with_name(dst.name + ".json"))):
+            shutil.copyfile(s, d)
+        top["policy"] = str(dst.relative_to(ROOT)) if dst.is_relative_to(ROOT) else str(dst)
+        best[h] = {"policy": top["policy"], "reward": top["reward"], "seed": top["seed"],
+                   "heldout_mean": top["heldout_mean"], "frozen_mean": top["frozen_mean"],
+                   "bytes": dst.stat().st_size}
+    return best
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    """The command line."""
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--quick", action="store_true",
+                    help=f"One family ({QUICK_FAMILY}), one seed per mode, hints structured, a short budget.")
+    ap.add_argument("--steps", type=int, default=None, help="RL env steps per run (after behaviour cloning).")
+    ap.add_argument("--seeds", type=int, nargs="+", default=None, help="Training seeds per mode (default 0 1 2).")
+    ap.add_argument("--modes", nargs="+", default=list(MODES), choices=MODES)
+    ap.add_argument("--hints", nargs="+", default=None, choices=HINTS)
+    ap.add_argument("--families", nargs="+", default=None, help="Families to train and evaluate on (default all).")
+    ap.add_argument("--train-seeds", type=int, nargs="+", default=list(range(2, 12)),
+                    help="Generation seeds of the training tasks (disjoint from --heldout-seed).")
+    ap.add_argument("--heldout-seed", type=int, default=1, help="Generation seed of the held-out split.")
+    ap.add_argument("--check-seed", type=int, default=1001,
+                    help="A new generation seed on which the best policies are checked through acworld eval.")
+    ap.add_argument("--curve-points", type=int, default=8, help="Held-out evaluations along each run's training.")
+    ap.add_argument("--featuriser", default="default",
+                    help="The learner's featuriser ('default': the learner's own default; 'none': none).")
+    ap.add_argument("--no-bc", action="store_true", help="RL from scratch (no behaviour cloning first).")
+    ap.add_argument("--workers", type=int, default=2, help="Parallel training processes.")
+    ap.add_argument("--out", type=Path, default=None, help="The JSON (default baselines/reward_study.json).")
+    ap.add_argument("--policies", type=Path, default=None, help="Where the best policies go (baselines/policies).")
+    ap.add_argument("--no-check", action="store_true", help="Skip the acworld eval check of the best policies.")
+    args = ap.parse_args(argv)
+    if args.quick:
+        args.steps = args.steps or 3072
+        args.seeds = args.seeds or [0]
+        args.hints = args.hints or ["structured"]
+        args.families = args.families or [QUICK_FAMILY]
+        args.curve_points = min(args.curve_points, 3)
+        args.no_check = True
+    args.steps = args.steps or 16_384
+    args.seeds = args.seeds or [0, 1, 2]
+    args.hints = args.hints or list(HINTS)
+    if args.heldout_seed in args.train_seeds or args.check_seed in args.train_seeds:
+        ap.error(f"the held-out seed {args.heldout_seed} and the check seed {args.check_seed} must not be training "
+                 "seeds")
+    if args.steps <= 0 or args.curve_points <= 0 or args.workers <= 0:
+        ap.error("--steps, --curve-points and --workers must be positive")
+    return args
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    """Run the study; write the JSON, the figure and the best policies; return the JSON's content."""
+    args = parse_args(argv)
+    missing = missing_libraries()
+    if missing:
+        sys.exit(f"reward_study.py needs {NEEDS}; missing here: {', '.join(missing)}")
+    try:
+        return _study(args, argv)
+    except StudyError as exc:
+        sys.exit(f"reward_study.py: {exc}")
+
+
+def _featuriser(name: str, learner: ModuleType) -> str | None:
+    if name == "none":
+        return None
+    if name == "default":
+        return getattr(learner, "DEFAULT_FEATURISER", None)
+    return name
+
+
+def _study(args: argparse.Namespace, argv: list[str] | None) -> dict[str, Any]:
+    started = time.perf_counter()
+    learner = load_learner()
+    families = tuple(args.families) if args.families else None
+    featuriser = _featuriser(args.featuriser, learner)
+    out = args.out or ROOT / "baselines" / ("reward_study_quick.json" if args.quick else "reward_study.json")
+    policies = args.policies or (out.parent / "policies")
+    scratch = Path(tempfile.mkdtemp(prefix="reward-study-"))
+    every = max(1, args.steps // args.curve_points)
+    specs = [RunSpec(reward=m, seed=s, hints=h, steps=args.steps, train_seeds=tuple(args.train_seeds),
+                     heldout_seed=args.heldout_seed, families=families, featuriser=featuriser, curve_every=every,
+                     bc=not args.no_bc, scratch=str(scratch), frozen=not args.quick)
+             for h in args.hints for s in args.seeds for m in args.modes]
+    if hasattr(learner, "demonstrations") and not args.no_bc:
+        _warm_demonstrations(learner, args, families, featuriser)
+    runs: list[dict[str, Any]] = []
+    with ProcessPoolExecutor(max_workers=min(args.workers, len(specs)), mp_context=get_context("spawn")) as pool:
+        for record in pool.map(run_one, specs):
+            print(f"{record['hints']:>10} {record['reward']:>9} seed {record['seed']}: held-out "
+                  f"{record['curve'][0][1]:.3f} -> {record['heldout_mean']:.3f}, frozen {record['frozen_mean']}, "
+                  f"{record['wall_s']:.0f} s", flush=True)
+            runs.append(record)
+    summary = summarise(runs, modes=args.modes, hints=args.hints)
+    best = keep_best(runs, policies)
+    coverage_path = ROOT / "baselines" / "menu_coverage.json"
+    coverage = json.loads(coverage_path.read_text()) if coverage_path.is_file() else None
+    for h, entry in best.items():
+        top = next(r for r in runs if r["policy"] == entry["policy"])
+        entry["low_families"] = low_families(top, coverage)
+        if not args.no_check:
+            entry["check"] = check_policy(ROOT / entry["policy"], seed=args.check_seed)
+            entry["check"]["within_0.05"] = abs(entry["check"]["mean"] - entry["heldout_mean"]) <= 0.05
+    for r in runs:
+        r.pop("saved", None)
+    shutil.rmtree(scratch, ignore_errors=True)
+    command = "python examples/reward_study.py" + "".join(f" {a}" for a in (argv if argv is not None else sys.argv[1:]))
+    record = {
+        "study": "reward modes (potential, terminal, success) x hints (structured, off), issue 33",
+        "command": command,
+        "config": {"steps": args.steps, "seeds": args.seeds, "modes": args.modes, "hints": args.hints,
+                   "families": list(families) if families else "all", "train_seeds": args.train_seeds,
+                   "heldout_seed": args.heldout_seed, "check_seed": args.check_seed, "curve_every": every,
+                   "featuriser": featuriser, "bc": not args.no_bc, "workers": args.workers, "torch_threads": 1,
+                   "learner": "examples/menu_learner.py"},
+        "notes": {
+            "curve": "held-out generated score (greedy) against RL env steps; step 0 is the policy after "
+                     "behaviour cloning",
+            "steps_to": "first curve point whose held-out score is at least the level (null if never)",
+            "band": "mean +- t(0.975, n-1) * std / sqrt(n) over the seeds",
+            "bootstrap": "mean over families of (potential - other); 10,000 replicates resampling seeds within "
+                         "each mode and families paired across modes; numpy default_rng(0)",
+            "policy": "only the best run per hints setting keeps its policy file (null for the others, to keep "
+                      "the repository light); best = highest held-out mean",
+        },
+        "runs": runs, **summary, "best": best,
+        "wall_s": round(time.perf_counter() - started, 1),
+    }
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(record, indent=1) + "\n")
+    png = out.with_suffix(".png")
+    plot(summary, png, title=f"Reward modes, {args.steps} RL steps per run after behaviour cloning, "
+                             f"{len(args.seeds)} seed(s) each; 95 % bands over seeds")
+    _print_table(record)
+    print(f"wrote {out.relative_to(ROOT) if out.is_relative_to(ROOT) else out} and {png.name}; "
+          f"wall {record['wall_s']:.0f} s")
+    return record
+
+
+def _warm_demonstrations(learner: ModuleType, args: argparse.Namespace, families: tuple[str, ...] | None,
+                         featuriser: str | None) -> None:
+    """Build the demonstrations once in the parent so that the workers read the learner's cache."""
+    for h in args.hints:
+        learner.demonstrations(hints=h, featuriser=featuriser, families=_family_list(families),
+                               seeds=list(args.train_seeds))
+
+
+def _print_table(record: dict[str, Any]) -> None:
+    for h, modes in record["by_mode"].items():
+        for m, e in modes.items():
+            print(f"{h:>10} {m:>9}: frozen {e['frozen']['mean']} held-out {e['heldout']['mean']} "
+                  f"(min {e['heldout']['min']}, max {e['heldout']['max']})")
+        for name, d in record["differences"].get(h, {}).items():
+            for split, ci in d.items():
+                print(f"{h:>10} {name}: {split} {ci['mean']:+.3f} [{ci['lo95']:+.3f}, {ci['hi95']:+.3f}]")
+
+
+__all__ = ["RunSpec", "band", "bootstrap_difference", "check_policy", "curve_band", "keep_best", "low_families",
+           "main", "run_one", "steps_to_reach", "summarise"]
+
+if __name__ == "__main__":
+    main()
