@@ -141,10 +141,14 @@ def demo(out: Path = typer.Option(Path("runs/demo"), "--out", help="Where to wri
 
 @app.command()
 def verify(
-    run_dir: Path = typer.Argument(..., help="A run, an evaluation folder, or a folder holding either."),
+    run_dir: Path = typer.Argument(None, help="A run, an evaluation folder, or a folder holding either."),
     suite: Path = typer.Option(None, "--suite", help="JSONL file of the task specs the runs claim (for your own "
                                "tasks); default: the installed suites."),
     expect: str = typer.Option(None, "--expect", help="The published root digest the folder must reproduce."),
+    signed: Path = typer.Option(None, "--signed", help="A sealed round's signed_result.json to check (with --public-key)."),
+    public_key: Path = typer.Option(None, "--public-key", help="The sealed round's public_key.pem."),
+    reveal: Path = typer.Option(None, "--reveal", help="A sealed round's reveal.json: RUN_DIR is its export; "
+                                "regenerate the tasks, check the commitment, verify every run and signed result."),
 ) -> None:
     """Check everything that sets a score: every run reconstructs digest for digest, its trace and commit log
     agree, its task is the published one, its score rescoring byte for byte; for an evaluation also its
@@ -152,6 +156,20 @@ def verify(
 
     Exit status: 0 when everything verifies, 1 when anything fails, 2 for usage errors.
     """
+    if signed is not None or reveal is not None:  # a sealed round (acworld_env/sealed/)
+        from .sealed.cli import verify_reveal_command, verify_signed_command
+
+        if signed is not None:
+            verify_signed_command(signed, public_key)
+        if reveal is not None:
+            if run_dir is None:
+                console.print("error: --reveal needs the exported folder: acworld verify DIR --reveal R", markup=False)
+                raise typer.Exit(2)
+            verify_reveal_command(run_dir, reveal, public_key)
+        return
+    if run_dir is None:
+        console.print("error: missing argument RUN_DIR", markup=False)
+        raise typer.Exit(2)
     from .eval.audit import audit_eval, audit_runs
     from .eval.market_verify import is_world_file, verify_world_file
     from .tasks.anchor import AnchorError, SuiteIndex

@@ -73,6 +73,9 @@ def eval_command(
     quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
     allow_unscored: bool = typer.Option(False, "--allow-unscored", help="Exit 0 even when some runs could "
                                         "not be scored (by default that exits 1)."),
+    remote: str = typer.Option(None, "--remote", help="Play a sealed round hosted at this URL (docs/sealed.md); "
+                               "writes OUT/signed_result.json."),
+    token_file: Path = typer.Option(None, "--token-file", help="With --remote: your participant token's file."),
 ) -> None:
     """Evaluate a policy on an environment's tasks; write artifacts, manifest.json, summary.json and results.csv.
 
@@ -89,6 +92,14 @@ def eval_command(
                         address=address, ray_cpus_per_run=ray_cpus, processes=processes,
                         policy_options=_llm_options(policy, base_url, api_key_file, cache_dir, timeout,
                                                     max_retries, skills_dir))
+    if remote or token_file:
+        if not (remote and token_file):
+            console.print("error: --remote URL and --token-file T go together", markup=False)
+            raise typer.Exit(2)
+        from ..sealed.cli import run_remote_eval
+
+        return run_remote_eval(config, url=remote, token_file=token_file, progress=not quiet,
+                               allow_unscored=allow_unscored)
     notes: list[str] = []
     try:
         summary = run_eval(config, progress=not quiet, notes=notes)

@@ -53,8 +53,32 @@ def serve_command(
     openenv: bool = typer.Option(False, "--openenv", help="Serve the OpenEnv API instead (/reset, /step, /state, "
                                  "/schema, WS /ws: what OpenEnv clients, verifiers and TRL drive); needs "
                                  "pip install 'acworld-env[train]'."),
+    sealed: bool = typer.Option(False, "--sealed", help="Host a sealed evaluation round (docs/sealed.md): hidden "
+                                "tasks from --secret-file, state in --state-dir, signed results."),
+    secret_file: Path = typer.Option(None, "--secret-file", help="--sealed: the round's secret (created if absent)."),
+    state_dir: Path = typer.Option(None, "--state-dir", help="--sealed: the round's state folder (commitment.json, "
+                                   "public_key.pem, tokens/, submissions/)."),
+    suite: str = typer.Option(None, "--suite", help="--sealed: the suite whose generated split is played "
+                              "(default capability-v1)."),
+    tasks: int = typer.Option(None, "--tasks", help="--sealed: tasks in the round (default all of the split)."),
+    participants: str = typer.Option(None, "--participants", help="--sealed: names to give tokens, e.g. alice,bob."),
+    submissions: int = typer.Option(1, "--submissions", help="--sealed: submissions per token in the round."),
+    rate: float = typer.Option(50.0, "--rate", min=0.01, help="--sealed: requests per second per token."),
+    burst: int = typer.Option(100, "--burst", min=1, help="--sealed: requests a token may make at once."),
+    reveal: bool = typer.Option(False, "--reveal", help="--sealed: close the round and write D/reveal.json."),
+    export: Path = typer.Option(None, "--export", help="--sealed --reveal: write the round's artifacts here."),
 ) -> None:
     """Serve episodes of any suite over HTTP (FastAPI): per-actor bearer credentials, OpenAPI at /docs."""
+    if sealed:
+        _need("fastapi", "uvicorn", "cryptography")
+        from ..sealed.cli import serve_sealed
+
+        if state_dir is None:
+            typer.echo("error: --sealed needs --state-dir D", err=True)
+            raise typer.Exit(2)
+        return serve_sealed(state_dir=state_dir, secret_file=secret_file, suite=suite, n_tasks=tasks,
+                            participants=participants, submissions=submissions, rate=rate, burst=burst, host=host,
+                            port=port, idle_timeout=idle_timeout, reveal=reveal, export=export)
     if openenv:
         return _serve_openenv(host, port, idle_timeout)
     _need("fastapi", "uvicorn")
