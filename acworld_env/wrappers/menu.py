@@ -7,7 +7,10 @@ verdict, answers naming each seen listing, abstain, finish, ...). Each step the 
 from what the agent has seen; the mask marks the filled ones.
 
 Observation: ``Dict(observation=Box(0, 1, (F,), float32), action_mask=Box(0, 1, (N,), int8))``
-(plus ``text`` when ``text=True``), the PettingZoo / RLlib masking convention. Action:
+(plus ``text`` when ``text=True``), the PettingZoo / RLlib masking convention. ``F`` is
+:data:`N_FEATURES` plus what the ``featuriser`` appends (:mod:`acworld_env.wrappers.featurise`:
+``None``, the default, appends nothing; ``"bow"`` appends hashed words of the request and the latest
+result and, per seen listing slot, how well that listing matches the request). Action:
 ``Discrete(N)``. Choosing a masked slot submits the idle action (read the inbox); an index outside
 ``Discrete(N)`` (or not an integer) raises :class:`InvalidMenuAction`. Once an agent has ended,
 any action stepped for it is PettingZoo's dead step (``None``), and stepping after the episode
@@ -30,6 +33,7 @@ from ..envs.known import KNOWN_KINDS, Known
 from ..envs.spaces import observation_space as _inner_space
 from ..vcp import TOOLS
 from ..vcp.union import IDLE_ACTION
+from .featurise import Featuriser, check_featuriser, extra_features
 
 KINDS = tuple(sorted(TOOLS))
 _TURNS = ("mine", "theirs", "agreed", "closed")
@@ -87,10 +91,15 @@ def features(raw: dict[str, Any], known: Known) -> np.ndarray:
     return out
 
 
-def menu_observation_space(text: bool = False) -> spaces.Dict:
+def n_features(featuriser: str | None = None) -> int:
+    """The length of the ``observation`` vector with ``featuriser``."""
+    return N_FEATURES + extra_features(featuriser)
+
+
+def menu_observation_space(text: bool = False, featuriser: str | None = None) -> spaces.Dict:
     """The observation space of the menu wrappers."""
     fields: dict[str, spaces.Space] = {
-        "observation": spaces.Box(0.0, 1.0, (N_FEATURES,), np.float32),
+        "observation": spaces.Box(0.0, 1.0, (n_features(featuriser),), np.float32),
         "action_mask": spaces.Box(0, 1, (N_ACTIONS,), np.int8),
     }
     if text:
@@ -101,9 +110,21 @@ def menu_observation_space(text: bool = False) -> spaces.Dict:
 class _Menus:
     """Per-agent menus of one raw acworld env, cached per env version."""
 
-    def __init__(self, text: bool) -> None:
+    def __init__(self, text: bool, featuriser: str | None = None) -> None:
         self.text = text
+        self.featuriser = check_featuriser(featuriser)
         self.cache: dict[str, tuple[int, int, list[dict[str, Any] | None]]] = {}
+        self.featurisers: dict[str, tuple[int, Featuriser]] = {}
+
+    def vector(self, raw_env: Any, agent: str, raw: dict[str, Any]) -> np.ndarray:
+        """The base features, then the featuriser's (its memory kept per agent and episode)."""
+        base = features(raw, raw_env.known(agent))
+        if self.featuriser is None:
+            return base
+        hit = self.featurisers.get(agent)
+        if hit is None or hit[0] != raw_env.episode_count:
+            hit = self.featurisers[agent] = (raw_env.episode_count, Featuriser(self.featuriser))
+        return np.concatenate([base, hit[1](raw, raw_env.known(agent))])
 
     def actions(self, raw_env: Any, agent: str) -> list[dict[str, Any] | None]:
         key = (raw_env.episode_count, raw_env.version)
@@ -117,7 +138,7 @@ class _Menus:
     def observation(self, raw_env: Any, agent: str) -> dict[str, Any]:
         raw = raw_env.raw_observation(agent)
         actions = self.actions(raw_env, agent)
-        obs = {"observation": features(raw, raw_env.known(agent)),
+        obs = {"observation": self.vector(raw_env, agent, raw),
                "action_mask": np.array([a is not None for a in actions], dtype=np.int8)}
         if self.text:
             obs["text"] = raw_env.observe(agent)["text"]
@@ -131,10 +152,10 @@ class _Menus:
 class ActionMenu(BaseWrapper):
     """PettingZoo AEC wrapper: ``Discrete`` actions over the menu, masks in the observation."""
 
-    def __init__(self, env: Any, text: bool = False) -> None:
+    def __init__(self, env: Any, text: bool = False, featuriser: str | None = None) -> None:
         super().__init__(env)
-        self._menus = _Menus(text)
-        self._obs_space = menu_observation_space(text)
+        self._menus = _Menus(text, featuriser)
+        self._obs_space = menu_observation_space(text, featuriser)
         self._act_spaces: dict[str, spaces.Discrete] = {}
 
     def observation_space(self, agent: str) -> spaces.Dict:
@@ -172,11 +193,12 @@ class GymActionMenu(gymnasium.Wrapper, gymnasium.utils.RecordConstructorArgs):
     from the latest observation until the env moves on (no second menu per step).
     """
 
-    def __init__(self, env: gymnasium.Env, text: bool = False) -> None:
-        gymnasium.utils.RecordConstructorArgs.__init__(self, text=text)
+    def __init__(self, env: gymnasium.Env, text: bool = False, featuriser: str | None = None) -> None:
+        gymnasium.utils.RecordConstructorArgs.__init__(self, text=text, featuriser=featuriser)
         gymnasium.Wrapper.__init__(self, env)
-        self._menus = _Menus(text)
-        self.observation_space = menu_observation_space(text)
+        self._menus = _Menus(text, featuriser)
+        self.featuriser = featuriser
+        self.observation_space = menu_observation_space(text, featuriser)
         self.action_space = spaces.Discrete(N_ACTIONS)
         self._mask_key: tuple[int, int] | None = None
         self._mask = np.zeros(N_ACTIONS, dtype=bool)

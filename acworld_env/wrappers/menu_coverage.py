@@ -21,6 +21,7 @@ import argparse
 import json
 import re
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -195,8 +196,18 @@ def _reference_score(task: Any) -> float:
     return score_episode(task, ep.market).score
 
 
-def task_coverage(task: Any, *, hints: str = "off") -> TaskCoverage:
-    """Replay ``task``'s reference through the menu (see the module docstring)."""
+StepHook = Callable[[Any, str, list[dict[str, Any] | None], int], None]
+"""``(env, agent, menu actions, chosen slot index)``, called before each expressed reference step."""
+
+
+def task_coverage(task: Any, *, hints: str = "off", on_step: StepHook | None = None) -> TaskCoverage:
+    """Replay ``task``'s reference through the menu (see the module docstring).
+
+    ``on_step`` sees each step the menu expressed, before it is taken: the AEC env (its
+    ``raw_observation`` and ``known`` are what the actor sees then), the agent, the menu and the
+    index of the slot that expressed the reference's action (the demonstrations of
+    ``examples/menu_learner.py`` are these pairs).
+    """
     from ..envs.aec import AcworldAECEnv
     from ..policies.make import make_policy
 
@@ -220,13 +231,16 @@ def task_coverage(task: Any, *, hints: str = "off") -> TaskCoverage:
             continue
         wanted = _as_dict(wanted)
         out.steps += 1
-        slot = _slot_for(menu_actions(env.known(agent)), wanted)
+        actions = menu_actions(env.known(agent))
+        slot = _slot_for(actions, wanted)
         if slot is None:
             out.missing = str(wanted.get("kind"))
             out.unseen = unseen_ids(wanted, env.known(agent))
             out.unseen_figures = unseen_figures(wanted, figures)
             break
         out.expressed += 1
+        if on_step is not None:
+            on_step(env, agent, actions, next(i for i, a in enumerate(actions) if a is slot))
         env.step(slot)
     out.score = env.score.score if env.score is not None else 0.0
     return out

@@ -56,14 +56,20 @@ def sidecar_path(path: Path) -> Path:
 
 
 def write_sidecar(path: str | Path, *, hints: str = "off", net_arch: list[int] | None = None,
-                  activation: str = "tanh", algorithm: str = "MaskablePPO", extra: dict | None = None) -> Path:
-    """Write the sidecar of the saved model ``path`` (a ``.zip`` or ``.npz``); return its path."""
-    from ..wrappers.menu import N_ACTIONS, N_FEATURES
+                  activation: str = "tanh", algorithm: str = "MaskablePPO", featuriser: str | None = None,
+                  extra: dict | None = None) -> Path:
+    """Write the sidecar of the saved model ``path`` (a ``.zip`` or ``.npz``); return its path.
+
+    ``featuriser`` names what the policy reads besides the base features
+    (:mod:`acworld_env.wrappers.featurise`); the policy plays with the same one.
+    """
+    from ..wrappers.featurise import check_featuriser
+    from ..wrappers.menu import N_ACTIONS, n_features
 
     path = Path(path)
     data = {"format": SIDECAR_FORMAT, "algorithm": algorithm, "menu": menu_signature(), "hints": hints,
-            "featuriser": None, "net_arch": list(net_arch or [64, 64]), "activation": activation,
-            "n_features": N_FEATURES, "n_actions": N_ACTIONS,
+            "featuriser": check_featuriser(featuriser), "net_arch": list(net_arch or [64, 64]),
+            "activation": activation, "n_features": n_features(featuriser), "n_actions": N_ACTIONS,
             "sha256": hashlib.sha256(path.read_bytes()).hexdigest(), **(extra or {})}
     out = sidecar_path(path)
     out.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
@@ -84,8 +90,16 @@ def _read_sidecar(path: Path) -> dict[str, Any]:
     if meta.get("menu") != menu_signature():
         raise PolicyFileError(f"{path}: trained for another action menu ({meta.get('menu')}, this one is "
                               f"{menu_signature()}); retrain it on this version")
-    if meta.get("featuriser") is not None:
-        raise PolicyFileError(f"{path}: featuriser {meta['featuriser']!r} is not known to this version")
+    from ..wrappers.featurise import FEATURISERS, known_featurisers
+    from ..wrappers.menu import N_ACTIONS, n_features
+
+    if meta.get("featuriser") not in FEATURISERS:
+        raise PolicyFileError(f"{path}: featuriser {meta.get('featuriser')!r} is not known to this version "
+                              f"(known: {known_featurisers()})")
+    if meta.get("n_features") != n_features(meta["featuriser"]) or meta.get("n_actions") != N_ACTIONS:
+        raise PolicyFileError(f"{side}: n_features/n_actions {meta.get('n_features')}/{meta.get('n_actions')} do "
+                              f"not match this menu with featuriser {meta['featuriser']!r} "
+                              f"({n_features(meta['featuriser'])}/{N_ACTIONS})")
     if meta.get("hints") not in ("off", "structured") or meta.get("activation") not in ACTIVATIONS:
         raise PolicyFileError(f"{side}: hints must be off or structured and activation one of {sorted(ACTIVATIONS)}")
     arch = meta.get("net_arch")
@@ -153,6 +167,10 @@ class TrainedMenuPolicy:
         """The hints mode the policy was trained with (the evaluation runner plays it with the same)."""
         self.layers = self._layers(raw)
         self.activation = ACTIVATIONS[self.meta["activation"]]
+        from ..wrappers.featurise import Featuriser
+
+        self.featuriser = Featuriser(self.meta["featuriser"])
+        """What the policy reads besides the base features (the one its sidecar names)."""
         self.known: Any = None
 
     def _layers(self, raw: dict[str, np.ndarray]) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -173,6 +191,16 @@ class TrainedMenuPolicy:
     def reset(self, seed: int | None = None) -> None:
         """Forget the episode (a fresh memory of what the agent has seen)."""
         self.known = None
+        self.featuriser.reset()
+
+    def vector(self, observation: dict[str, Any]) -> np.ndarray:
+        """The policy's input features for ``observation`` (already fed to :attr:`known`)."""
+        from ..wrappers.menu import features
+
+        base = features(observation, self.known)
+        if self.featuriser.name is None:
+            return base
+        return np.concatenate([base, self.featuriser(observation, self.known)])
 
     def logits(self, features: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """The actor's masked logits for one menu observation."""
@@ -188,7 +216,6 @@ class TrainedMenuPolicy:
         from ..envs.candidates import menu_actions
         from ..envs.known import Known
         from ..vcp.union import IDLE_ACTION
-        from ..wrappers.menu import features
 
         if self.known is None:
             self.known = Known(actor=observation.get("actor", ""), role=observation.get("role", "buyer"))
@@ -197,7 +224,7 @@ class TrainedMenuPolicy:
         mask = np.array([a is not None for a in actions], dtype=np.int8)
         if not mask.any():
             return dict(IDLE_ACTION)
-        chosen = actions[int(np.argmax(self.logits(features(observation, self.known), mask)))]
+        chosen = actions[int(np.argmax(self.logits(self.vector(observation), mask)))]
         assert chosen is not None
         self.known.feed(action=chosen)
         return chosen
