@@ -34,6 +34,7 @@ Runs go to ``--workers`` processes (torch threads 1 in each).
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib.util
 import json
 import math
@@ -67,15 +68,18 @@ class StudyError(Exception):
     """A study that cannot run as asked (a clear one-line message, never a traceback)."""
 
 
-def load_learner() -> ModuleType:
-    """``examples/menu_learner.py`` as a module (examples are scripts, not a package)."""
-    path = ROOT / "examples" / "menu_learner.py"
+LEARNER = ROOT / "examples" / "menu_learner.py"
+
+
+def load_learner(path: str | Path = LEARNER) -> ModuleType:
+    """The learner script (``examples/menu_learner.py`` by default) as a module (examples are not a package)."""
+    path = Path(path)
     if not path.is_file():
-        raise StudyError(f"the learner {path.relative_to(ROOT)} is missing")
-    spec = importlib.util.spec_from_file_location("menu_learner", path)
+        raise StudyError(f"the learner {path} is missing")
+    spec = importlib.util.spec_from_file_location(path.stem, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("menu_learner", module)
+    sys.modules.setdefault(path.stem, module)
     spec.loader.exec_module(module)
     return module
 
@@ -103,6 +107,7 @@ class RunSpec:
     scratch: str
     torch_threads: int = 1
     frozen: bool = True
+    learner: str = str(LEARNER)
 
     @property
     def name(self) -> str:
@@ -116,10 +121,14 @@ def _family_list(families: tuple[str, ...] | None) -> list[str] | None:
 
 def run_one(spec: RunSpec) -> dict[str, Any]:
     """Train one run, follow its held-out curve, evaluate it, save it; the run's record (no policy kept yet)."""
-    import torch
+    try:
+        import torch
 
-    torch.set_num_threads(spec.torch_threads)
-    learner = load_learner()
+        torch.set_num_threads(spec.torch_threads)
+    except ImportError:  # a learner without torch (the tests' stand-in)
+        pass
+    _memoise_generated_splits()
+    learner = load_learner(spec.learner)
     common = {"hints": spec.hints, "featuriser": spec.featuriser, "families": _family_list(spec.families)}
     curve: list[list[float]] = []
     curve_families: list[dict[str, float]] = []
@@ -150,6 +159,23 @@ def run_one(spec: RunSpec) -> dict[str, Any]:
         **{f"steps_to_{level}": steps_to_reach(curve, level) for level in LEVELS},
         "train_s": round(train_s, 1), "wall_s": round(time.perf_counter() - started, 1),
     }
+
+
+def _memoise_generated_splits() -> None:
+    """Generate each split once per worker process (a generated split takes seconds to build, and every run
+    of a worker trains on the same seeds and follows the same held-out split). Tasks are read-only."""
+    from acworld_env.tasks import suites
+
+    if getattr(suites.load_suite, "memoised", False):
+        return
+    memo = functools.lru_cache(maxsize=None)(suites.load_suite)
+
+    def load_suite(name: str, split: str = "frozen", seed: int = 0) -> list[Any]:
+        return list(memo(name, split, seed))
+
+    load_suite.memoised = True  # type: ignore[attr-defined]
+    load_suite.__doc__ = suites.load_suite.__doc__
+    suites.load_suite = load_suite
 
 
 def steps_to_reach(curve: Sequence[Sequence[float]], level: float) -> int | None:
@@ -386,13 +412,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--check-seed", type=int, default=1001,
                     help="A new generation seed on which the best policies are checked through acworld eval.")
     ap.add_argument("--curve-points", type=int, default=8, help="Held-out evaluations along each run's training.")
-    ap.add_argument("--featuriser", default="default",
-                    help="The learner's featuriser ('default': the learner's own default; 'none': none).")
+    ap.add_argument("--featuriser", default="bow", help="The learner's featuriser ('bow', or 'none').")
     ap.add_argument("--no-bc", action="store_true", help="RL from scratch (no behaviour cloning first).")
     ap.add_argument("--workers", type=int, default=2, help="Parallel training processes.")
     ap.add_argument("--out", type=Path, default=None, help="The JSON (default baselines/reward_study.json).")
     ap.add_argument("--policies", type=Path, default=None, help="Where the best policies go (baselines/policies).")
     ap.add_argument("--no-check", action="store_true", help="Skip the acworld eval check of the best policies.")
+    ap.add_argument("--learner", type=Path, default=LEARNER, help="The learner script (its API: see the docstring).")
     args = ap.parse_args(argv)
     if args.quick:
         args.steps = args.steps or 3072
@@ -415,7 +441,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     """Run the study; write the JSON, the figure and the best policies; return the JSON's content."""
     args = parse_args(argv)
-    missing = missing_libraries()
+    missing = missing_libraries() if args.learner == LEARNER else []
     if missing:
         sys.exit(f"reward_study.py needs {NEEDS}; missing here: {', '.join(missing)}")
     try:
@@ -424,26 +450,23 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         sys.exit(f"reward_study.py: {exc}")
 
 
-def _featuriser(name: str, learner: ModuleType) -> str | None:
-    if name == "none":
-        return None
-    if name == "default":
-        return getattr(learner, "DEFAULT_FEATURISER", None)
-    return name
+def _featuriser(name: str) -> str | None:
+    return None if name in ("none", "None", "") else name
 
 
 def _study(args: argparse.Namespace, argv: list[str] | None) -> dict[str, Any]:
     started = time.perf_counter()
-    learner = load_learner()
+    learner = load_learner(args.learner)
     families = tuple(args.families) if args.families else None
-    featuriser = _featuriser(args.featuriser, learner)
+    featuriser = _featuriser(args.featuriser)
     out = args.out or ROOT / "baselines" / ("reward_study_quick.json" if args.quick else "reward_study.json")
     policies = args.policies or (out.parent / "policies")
     scratch = Path(tempfile.mkdtemp(prefix="reward-study-"))
     every = max(1, args.steps // args.curve_points)
     specs = [RunSpec(reward=m, seed=s, hints=h, steps=args.steps, train_seeds=tuple(args.train_seeds),
                      heldout_seed=args.heldout_seed, families=families, featuriser=featuriser, curve_every=every,
-                     bc=not args.no_bc, scratch=str(scratch), frozen=not args.quick)
+                     bc=not args.no_bc, scratch=str(scratch), frozen=not args.quick,
+                     learner=str(args.learner))
              for h in args.hints for s in args.seeds for m in args.modes]
     if hasattr(learner, "demonstrations") and not args.no_bc:
         _warm_demonstrations(learner, args, families, featuriser)
@@ -458,7 +481,7 @@ def _study(args: argparse.Namespace, argv: list[str] | None) -> dict[str, Any]:
     best = keep_best(runs, policies)
     coverage_path = ROOT / "baselines" / "menu_coverage.json"
     coverage = json.loads(coverage_path.read_text()) if coverage_path.is_file() else None
-    for h, entry in best.items():
+    for entry in best.values():
         top = next(r for r in runs if r["policy"] == entry["policy"])
         entry["low_families"] = low_families(top, coverage)
         if not args.no_check:
