@@ -151,7 +151,11 @@ def play_slot(client: SealedClient, slot: str, policy: Any, stop: threading.Even
 
 
 def _add_usage(usage: dict[str, float], meta: dict[str, Any] | None) -> None:
-    for k in USAGE_KEYS:
+    """Add one decision's model usage (counted as :func:`~acworld_env.eval.summary.usage_from_trace` counts it)."""
+    if not meta:
+        return
+    usage["calls"] += int(meta.get("calls", 1))
+    for k in USAGE_KEYS[1:]:
         value = (meta or {}).get(k)
         if isinstance(value, int | float) and not isinstance(value, bool):
             usage[k] += value
