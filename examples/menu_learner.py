@@ -189,7 +189,7 @@ def _build_demos(hints: str, featuriser: str | None, families: Sequence[str] | N
                 rows["score_before"].append(env.score.score if env.score is not None else 0.0)
                 count[0] += 1
 
-            cov = task_coverage(task, hints=hints, on_step=hook)
+            cov = task_coverage(task, hints=hints, on_step=hook, reference_score=False)
             ends.append((count[0], cov.score, cov.score >= 1.0 - 1e-9, task.family))
             tasks += 1
             covered += cov.covered

@@ -200,19 +200,22 @@ StepHook = Callable[[Any, str, list[dict[str, Any] | None], int], None]
 """``(env, agent, menu actions, chosen slot index)``, called before each expressed reference step."""
 
 
-def task_coverage(task: Any, *, hints: str = "off", on_step: StepHook | None = None) -> TaskCoverage:
+def task_coverage(task: Any, *, hints: str = "off", on_step: StepHook | None = None,
+                  reference_score: bool = True) -> TaskCoverage:
     """Replay ``task``'s reference through the menu (see the module docstring).
 
     ``on_step`` sees each step the menu expressed, before it is taken: the AEC env (its
     ``raw_observation`` and ``known`` are what the actor sees then), the agent, the menu and the
     index of the slot that expressed the reference's action (the demonstrations of
-    ``examples/menu_learner.py`` are these pairs).
+    ``examples/menu_learner.py`` are these pairs). ``reference_score=False`` skips playing the
+    reference on its own (its score is then taken to be the menu-played one's, so ``covered`` only
+    says that every step had a slot).
     """
     from ..envs.aec import AcworldAECEnv
     from ..policies.make import make_policy
 
     out = TaskCoverage(task.task_id, task.family)
-    out.reference_score = _reference_score(task)
+    out.reference_score = _reference_score(task) if reference_score else float("nan")
     env = AcworldAECEnv(task=task, hints=hints)
     env.reset(seed=0)
     policy = make_policy(task.reference)
@@ -243,6 +246,8 @@ def task_coverage(task: Any, *, hints: str = "off", on_step: StepHook | None = N
             on_step(env, agent, actions, next(i for i, a in enumerate(actions) if a is slot))
         env.step(slot)
     out.score = env.score.score if env.score is not None else 0.0
+    if not reference_score:
+        out.reference_score = out.score
     return out
 
 
