@@ -34,8 +34,11 @@ Runs go to ``--workers`` processes (torch threads 1 in each).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
+import hashlib
 import importlib.util
+import io
 import json
 import math
 import os
@@ -44,6 +47,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zipfile
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -375,9 +379,46 @@ def plot(summary: dict[str, Any], path: Path, *, title: str) -> None:
     plt.close(fig)
 
 
+ACTOR_PREFIXES = ("mlp_extractor.policy_net.", "action_net.")
+"""The weights a greedy menu policy plays with (what ``TrainedMenuPolicy`` reads); the rest is training state."""
+
+
+def slim_copy(src: Path, dst: Path) -> Path:
+    """Copy a saved policy and its sidecar to ``dst``, keeping only what evaluation reads.
+
+    An SB3 ``.zip`` carries the critic, the optimiser's state and a pickled ``data`` entry besides the
+    actor; ``acworld eval --policy sb3:`` reads only ``policy.pth``'s actor tensors. The copy is a
+    ``.zip`` holding ``policy.pth`` with those tensors alone (the greedy actions are the same), and
+    its sidecar is the original's with the new file's SHA-256. A file without ``policy.pth`` (not
+    an SB3 archive) is copied as it is.
+    """
+    side_src, side_dst = src.with_name(src.name + ".json"), dst.with_name(dst.name + ".json")
+    with zipfile.ZipFile(src) if zipfile.is_zipfile(src) else contextlib.nullcontext() as archive:
+        blob = archive.read("policy.pth") if archive is not None and "policy.pth" in archive.namelist() else None
+    if blob is None:
+        shutil.copyfile(src, dst)
+        shutil.copyfile(side_src, side_dst)
+        return dst
+    import torch
+
+    state = torch.load(io.BytesIO(blob), map_location="cpu", weights_only=True)
+    actor = {k: v for k, v in state.items() if k.startswith(ACTOR_PREFIXES)}
+    buffer = io.BytesIO()
+    torch.save(actor, buffer)
+    with zipfile.ZipFile(dst, "w", compression=zipfile.ZIP_DEFLATED) as out:
+        info = zipfile.ZipInfo("policy.pth", date_time=(1980, 1, 1, 0, 0, 0))  # same weights, same bytes
+        info.compress_type = zipfile.ZIP_DEFLATED
+        out.writestr(info, buffer.getvalue())
+    meta = json.loads(side_src.read_text())
+    meta["sha256"] = hashlib.sha256(dst.read_bytes()).hexdigest()
+    meta["slim"] = "actor weights only (policy.pth); the critic and optimiser state were dropped"
+    side_dst.write_text(json.dumps(meta, indent=1, sort_keys=True) + "\n")
+    return dst
+
+
 def keep_best(runs: list[dict[str, Any]], policies: Path) -> dict[str, dict[str, Any]]:
-    """Copy the best run per hints setting (highest held-out mean, then frozen, then lowest seed) into
-    ``policies`` with its sidecar; set that record's ``policy`` (relative to the repo)."""
+    """Keep the best run per hints setting (highest held-out mean, then frozen, then lowest seed) in
+    ``policies`` (a slim copy, :func:`slim_copy`); set that record's ``policy`` (relative to the repo)."""
     best: dict[str, dict[str, Any]] = {}
     policies.mkdir(parents=True, exist_ok=True)
     for h in HINTS:
@@ -386,13 +427,11 @@ def keep_best(runs: list[dict[str, Any]], policies: Path) -> dict[str, dict[str,
             continue
         top = max(group, key=lambda r: (r["heldout_mean"], r["frozen_mean"] or 0.0, -r["seed"]))
         src = Path(top["saved"])
-        dst = policies / f"reward_study-{src.name}"
-        for s, d in ((src, dst), (src.with_name(src.name + ".json"), dst.with_name(dst.name + ".json"))):
-            shutil.copyfile(s, d)
+        dst = slim_copy(src, policies / f"reward_study-{src.name}")
         top["policy"] = str(dst.relative_to(ROOT)) if dst.is_relative_to(ROOT) else str(dst)
         best[h] = {"policy": top["policy"], "reward": top["reward"], "seed": top["seed"],
                    "heldout_mean": top["heldout_mean"], "frozen_mean": top["frozen_mean"],
-                   "bytes": dst.stat().st_size}
+                   "bytes": dst.stat().st_size, "full_model_bytes": src.stat().st_size}
     return best
 
 
