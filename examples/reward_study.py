@@ -59,6 +59,8 @@ from typing import Any
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
+if str(Path(__file__).resolve().parent) not in sys.path:  # the worker processes import this script by name
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
 MODES = ("potential", "terminal", "success")
 HINTS = ("structured", "off")
 LEVELS = (0.3, 0.5)

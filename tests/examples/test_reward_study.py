@@ -1,0 +1,161 @@
+"""examples/reward_study.py: its statistics, the study's plumbing with a stand-in learner, the quick
+mode with the real learner (the potential-reward learner's held-out score rises above its start),
+and the recorded best policy checked through ``acworld eval`` and ``acworld verify``."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+RECORD = ROOT / "baselines" / "reward_study.json"
+
+STAND_IN = '''
+"""A stand-in learner with the menu learner's API: scores grow with steps, by reward mode and seed."""
+import json
+from pathlib import Path
+
+FAMILIES = ("T1_discovery", "T2_grounding")
+RATE = {"potential": 0.5, "terminal": 0.3, "success": 0.1}
+
+
+def demonstrations(*, hints, featuriser, families=None, seeds):
+    return None
+
+
+def train(*, reward, seed, hints, featuriser, steps, families=None, train_seeds, bc=True, callback=None,
+          callback_every=2048):
+    model = {"reward": reward, "seed": seed, "hints": hints, "step": 0}
+    for step in range(0, steps, callback_every):
+        model["step"] = step
+        if callback is not None:
+            callback(step, model)
+    model["step"] = steps
+    return model
+
+
+def evaluate(model, *, split, seed=0, hints, featuriser, families=None):
+    base = RATE[model["reward"]] * model["step"] / 1000 + 0.02 * model["seed"] + (0.1 if hints == "structured" else 0)
+    out = {f: round(min(1.0, base + 0.1 * i), 4) for i, f in enumerate(FAMILIES)}
+    out["all"] = round(sum(out.values()) / len(FAMILIES), 4)
+    return out
+
+
+def save(model, path, *, hints, featuriser):
+    path = Path(path)
+    path.write_text(json.dumps(model))
+    path.with_name(path.name + ".json").write_text(json.dumps({"hints": hints}))
+    return path
+'''
+
+
+def _load():
+    spec = importlib.util.spec_from_file_location("reward_study", ROOT / "examples" / "reward_study.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["reward_study"] = module  # the worker processes import it by name
+    spec.loader.exec_module(module)
+    return module
+
+
+rs = _load()
+
+
+def test_steps_to_reach_is_the_first_step_at_the_level_or_none():
+    curve = [[0, 0.1], [100, 0.35], [200, 0.2], [300, 0.6]]
+    assert rs.steps_to_reach(curve, 0.3) == 100 and rs.steps_to_reach(curve, 0.5) == 300
+    assert rs.steps_to_reach(curve, 0.7) is None
+
+
+def test_band_is_mean_spread_and_a_student_t_interval():
+    b = rs.band([0.2, 0.4, 0.6])
+    assert b["mean"] == 0.4 and b["min"] == 0.2 and b["max"] == 0.6 and b["std"] == 0.2
+    assert b["lo95"] == round(0.4 - 4.303 * 0.2 / 3 ** 0.5, 4) and b["hi95"] == round(0.4 + 4.303 * 0.2 / 3 ** 0.5, 4)
+    assert rs.band([0.5])["lo95"] == 0.5 and rs.band([])["mean"] is None
+
+
+def test_bootstrap_difference_is_seeded_and_brackets_its_estimate():
+    a = [{"T1": 0.8, "T2": 0.6}, {"T1": 0.7, "T2": 0.5}, {"T1": 0.9, "T2": 0.7}]
+    b = [{"T1": 0.2, "T2": 0.5}, {"T1": 0.3, "T2": 0.4}, {"T1": 0.1, "T2": 0.6}]
+    one, two = rs.bootstrap_difference(a, b, seed=3), rs.bootstrap_difference(a, b, seed=3)
+    assert one == two and one["mean"] == 0.35 and one["lo95"] <= one["mean"] <= one["hi95"]
+    assert rs.bootstrap_difference(b, a, seed=3)["mean"] == -0.35
+    same = rs.bootstrap_difference(a, a, seed=3)
+    assert same["mean"] == 0.0 and not same["excludes_zero"]
+
+
+def test_low_families_name_measured_reasons():
+    best = {"hints": "off", "heldout": {"T1_discovery": 0.1, "T3_preference": 0.9, "T7_lifecycle": 0.2},
+            "frozen": {"T1_discovery": 0.05}, "curve_families": [
+                {"T1_discovery": 0.0, "T7_lifecycle": 0.2}, {"T1_discovery": 0.0, "T7_lifecycle": 0.2},
+                {"T1_discovery": 0.02, "T7_lifecycle": 0.2}, {"T1_discovery": 0.1, "T7_lifecycle": 0.2}]}
+    coverage = {"splits": {"generated (seed 1), hints off": {"by_family": {
+        "T1_discovery": {"covered": 0, "tasks": 20, "missing": {"search_listings": 20}},
+        "T7_lifecycle": {"covered": 20, "tasks": 20, "missing": {}}}}}}
+    low = rs.low_families(best, coverage)
+    assert set(low) == {"T1_discovery", "T7_lifecycle"}
+    assert low["T1_discovery"]["menu_covered"] == 0.0 and low["T1_discovery"]["still_rising"]
+    assert low["T7_lifecycle"]["menu_covered"] == 1.0 and not low["T7_lifecycle"]["still_rising"]
+    assert "does not find it" in low["T7_lifecycle"]["reasons"][0]
+
+
+def test_the_study_with_a_stand_in_learner_writes_every_record_the_bands_and_the_best(tmp_path):
+    learner = tmp_path / "stand_in.py"
+    learner.write_text(STAND_IN)
+    out = tmp_path / "study.json"
+    record = rs.main(["--learner", str(learner), "--steps", "1000", "--seeds", "0", "1", "--curve-points", "4",
+                      "--workers", "2", "--no-check", "--out", str(out), "--policies", str(tmp_path / "policies")])
+    assert json.loads(out.read_text()) == record and out.with_suffix(".png").stat().st_size > 10_000
+    runs = record["runs"]
+    assert len(runs) == 2 * 2 * 3 and {(r["reward"], r["seed"], r["hints"]) for r in runs} == {
+        (m, s, h) for m in rs.MODES for s in (0, 1) for h in rs.HINTS}
+    first = next(r for r in runs if (r["reward"], r["seed"], r["hints"]) == ("potential", 0, "off"))
+    assert first["curve"] == [[0, 0.05], [250, 0.175], [500, 0.3], [750, 0.425], [1000, 0.55]]
+    assert first["steps_to_0.3"] == 500 and first["steps_to_0.5"] == 1000 and first["heldout_mean"] == 0.55
+    assert first["frozen"] == {"T1_discovery": 0.5, "T2_grounding": 0.6}
+    assert record["by_mode"]["off"]["success"]["steps_to_0.5"]["reached"] == 0
+    assert record["by_mode"]["structured"]["potential"]["heldout"]["mean"] == 0.66
+    diff = record["differences"]["off"]["potential - terminal"]["heldout"]
+    assert diff["mean"] == 0.2 and diff["excludes_zero"]
+    kept = {h: b["policy"] for h, b in record["best"].items()}
+    assert all(Path(p).is_file() and "potential-s1" in p for p in kept.values())
+    assert sorted(r["policy"] for r in runs if r["policy"]) == sorted(kept.values())
+    assert record["command"].startswith("python examples/reward_study.py --learner") and record["wall_s"] > 0
+
+
+def test_bad_input_is_one_line(tmp_path, capsys):
+    with pytest.raises(SystemExit):
+        rs.main(["--heldout-seed", "3", "--train-seeds", "2", "3"])
+    assert "must not be training seeds" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exc:
+        rs.main(["--learner", str(tmp_path / "nowhere.py"), "--quick"])
+    assert "nowhere.py is missing" in str(exc.value.code)
+
+
+def test_quick_mode_potential_learner_rises_above_its_start(tmp_path):
+    if rs.missing_libraries():
+        pytest.skip(f"needs {rs.NEEDS}")
+    record = rs.main(["--quick", "--out", str(tmp_path / "quick.json"), "--policies", str(tmp_path / "policies")])
+    assert {r["reward"] for r in record["runs"]} == set(rs.MODES)
+    potential = next(r for r in record["runs"] if r["reward"] == "potential")
+    assert potential["heldout_mean"] > potential["curve"][0][1], potential["curve"]
+    assert record["wall_s"] <= 180
+
+
+def test_the_recorded_best_policy_reaches_its_figure_through_acworld_eval_and_verifies(tmp_path):
+    if not RECORD.is_file():
+        pytest.skip("baselines/reward_study.json is not recorded yet")
+    if rs.missing_libraries():
+        pytest.skip(f"needs {rs.NEEDS}")
+    record = json.loads(RECORD.read_text())
+    for best in record["best"].values():
+        check = best["check"]
+        assert check["verified"] and abs(check["mean"] - best["heldout_mean"]) <= 0.05
+        family = "T10_timing"
+        small = rs.check_policy(ROOT / best["policy"], seed=check["seed"], tasks="*/T10/*", out=tmp_path / best["policy"])
+        assert small["verified"] and small["scored"] == small["planned"] == 20
+        assert abs(small["by_family"][family] - check["by_family"][family]) <= 0.05
