@@ -10,6 +10,8 @@ from ..cli_common import console
 
 INTERRUPTED_EXIT = 130
 """Exit status after Ctrl-C (128 + SIGINT), as shells expect."""
+SEALED_EVAL = "acworld_env.sealed.cli:run_remote_eval"
+"""What ``acworld eval --remote`` runs (resolved when used: the sealed package builds on this one)."""
 
 
 def _print_summary(summary: dict, env_id: str, policy: str, out: Path) -> None:
@@ -96,9 +98,10 @@ def eval_command(
         if not (remote and token_file):
             console.print("error: --remote URL and --token-file T go together", markup=False)
             raise typer.Exit(2)
-        from ..sealed.cli import run_remote_eval
+        import importlib
 
-        return run_remote_eval(config, url=remote, token_file=token_file, progress=not quiet,
+        module, _, attr = SEALED_EVAL.partition(":")
+        return getattr(importlib.import_module(module), attr)(config, url=remote, token_file=token_file, progress=not quiet,
                                allow_unscored=allow_unscored)
     notes: list[str] = []
     try:

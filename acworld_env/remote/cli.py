@@ -10,6 +10,8 @@ import typer
 SERVER_EXTRA = "pip install 'acworld-env[server]'"
 OPENENV_SERVER = "acworld_env.integrations.openenv_app:serve_openenv"
 """What ``acworld serve --openenv`` runs (resolved when used)."""
+SEALED_SERVER = "acworld_env.sealed.cli:serve_sealed"
+"""What ``acworld serve --sealed`` runs (resolved when used: the sealed package builds on this one's)."""
 
 
 def _need(*modules: str) -> None:
@@ -71,8 +73,10 @@ def serve_command(
     """Serve episodes of any suite over HTTP (FastAPI): per-actor bearer credentials, OpenAPI at /docs."""
     if sealed:
         _need("fastapi", "uvicorn", "cryptography")
-        from ..sealed.cli import serve_sealed
+        import importlib
 
+        module, _, attr = SEALED_SERVER.partition(":")
+        serve_sealed = getattr(importlib.import_module(module), attr)
         if state_dir is None:
             typer.echo("error: --sealed needs --state-dir D", err=True)
             raise typer.Exit(2)

@@ -23,7 +23,9 @@ from .result import RESULT_FILE, sign_result, write_result
 
 if TYPE_CHECKING:
     from ..remote.records import HostedEpisode
-    from .host import SealedHost
+
+SealedHost = Any
+"""A :class:`~acworld_env.sealed.host.SealedHost` (named, not imported: the host imports this module)."""
 
 EPISODE_SEED = 0
 SLOTS_FILE = "slots.json"
