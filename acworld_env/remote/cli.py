@@ -67,6 +67,8 @@ def serve_command(
     submissions: int = typer.Option(1, "--submissions", help="--sealed: submissions per token in the round."),
     rate: float = typer.Option(50.0, "--rate", min=0.01, help="--sealed: requests per second per token."),
     burst: int = typer.Option(100, "--burst", min=1, help="--sealed: requests a token may make at once."),
+    min_family_tasks: int = typer.Option(3, "--min-family-tasks", min=1, help="--sealed: a signed result gives "
+                                         "a family's mean only over at least this many tasks."),
     reveal: bool = typer.Option(False, "--reveal", help="--sealed: close the round and write D/reveal.json."),
     export: Path = typer.Option(None, "--export", help="--sealed --reveal: write the round's artifacts here."),
 ) -> None:
@@ -81,7 +83,8 @@ def serve_command(
             typer.echo("error: --sealed needs --state-dir D", err=True)
             raise typer.Exit(2)
         return serve_sealed(state_dir=state_dir, secret_file=secret_file, suite=suite, n_tasks=tasks,
-                            participants=participants, submissions=submissions, rate=rate, burst=burst, host=host,
+                            participants=participants, submissions=submissions, rate=rate, burst=burst,
+                            min_family_tasks=min_family_tasks, host=host,
                             port=port, idle_timeout=idle_timeout, reveal=reveal, export=export)
     if openenv:
         return _serve_openenv(host, port, idle_timeout)

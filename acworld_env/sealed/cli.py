@@ -7,6 +7,7 @@ secret (a test reads every byte these commands write).
 from __future__ import annotations
 
 import secrets as _secrets
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +33,8 @@ def _fail(exc: Exception) -> typer.Exit:
 
 
 def open_round(state_dir: Path, *, secret_file: Path | None, suite: str | None, n_tasks: int | None,
-               participants: list[str], submissions: int, rate: float, burst: int) -> RoundState:
+               participants: list[str], submissions: int, rate: float, burst: int,
+               min_family_tasks: int = 3) -> RoundState:
     """Open a round in ``state_dir`` (or load the one there), adding ``participants``; print what to publish."""
     from .keys import key_id, load_or_create_key, public_pem
 
@@ -62,7 +64,13 @@ def open_round(state_dir: Path, *, secret_file: Path | None, suite: str | None, 
         state.dir.mkdir(parents=True, exist_ok=True)
         state.save_round({"round_id": round_id, "suite": suite, "n_tasks": len(rt.slots),
                           "secret_file": str(Path(secret_file).resolve()), "submissions_per_token": submissions,
-                          "rate": rate, "burst": burst, "closed": False})
+                          "rate": rate, "burst": burst, "min_family_tasks": min_family_tasks, "closed": False})
+        counts = Counter(t.family for t in rt.slots.values())
+        small = sorted(f for f, c in counts.items() if c < min_family_tasks)
+        if small:
+            console.print(f"note: {len(small)} famil{'y has' if len(small) == 1 else 'ies have'} fewer than "
+                          f"{min_family_tasks} tasks in this round; their means are withheld from signed results "
+                          "(they count in the overall mean)", markup=False)
         from .round import COMMITMENT_FILE, write_json
 
         write_json(state.dir / COMMITMENT_FILE, commitment)
@@ -79,7 +87,8 @@ def open_round(state_dir: Path, *, secret_file: Path | None, suite: str | None, 
 
 
 def serve_sealed(*, state_dir: Path, secret_file: Path | None, suite: str | None, n_tasks: int | None,
-                 participants: str | None, submissions: int, rate: float, burst: int, host: str, port: int,
+                 participants: str | None, submissions: int, rate: float, burst: int, min_family_tasks: int,
+                 host: str, port: int,
                  idle_timeout: float, reveal: bool, export: Path | None) -> None:
     """``acworld serve --sealed ...``: open (or continue) a round and serve it, or reveal and export it."""
     names = [p.strip() for p in (participants or "").split(",") if p.strip()]
@@ -95,7 +104,7 @@ def serve_sealed(*, state_dir: Path, secret_file: Path | None, suite: str | None
                           f"(check: acworld verify {export} --reveal {export / REVEAL_FILE})", markup=False)
             return
         state = open_round(state_dir, secret_file=secret_file, suite=suite, n_tasks=n_tasks, participants=names,
-                           submissions=submissions, rate=rate, burst=burst)
+                           submissions=submissions, rate=rate, burst=burst, min_family_tasks=min_family_tasks)
         from .host import SealedHost
 
         sealed = SealedHost.start(state.dir, secret_file=secret_file, idle_timeout=idle_timeout)

@@ -27,6 +27,8 @@ from .round import RateLimiter, RoundState
 EPISODE_SEED = 0
 """Every sealed episode is played with this episode seed (recorded in its run.json)."""
 MAX_LABEL = 200
+MIN_FAMILY_TASKS = 3
+"""A family mean is signed only over at least this many of the round's tasks (else it is a task's score)."""
 
 
 class SealedHost:
@@ -38,6 +40,7 @@ class SealedHost:
         self.round_id: str = info["round_id"]
         self.max_submissions: int = int(info.get("submissions_per_token", 1))
         self.limiter = RateLimiter(float(info.get("rate", 50.0)), int(info.get("burst", 100)))
+        self.min_family_tasks: int = int(info.get("min_family_tasks", MIN_FAMILY_TASKS))
         self.commitment = state.commitment()
         self.host = Host(idle_timeout=1e9)  # idle episodes are closed here (reap), with the slot's bookkeeping
         self.idle_timeout = idle_timeout

@@ -191,10 +191,17 @@ def _check_submission(path: Path, audit: Any, rt: RoundTasks, commitment: dict[s
         summary = json.loads((path / "summary.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         summary = {}
-    for k_res, k_sum in (("mean_score", "mean_score"), ("by_family", "by_family"), ("scored", "scored"),
-                         ("unscored", "unscored")):
-        if result.get(k_res) != summary.get(k_sum):
-            problems.append(f"{name}: the signed {k_res} differs from what the runs give")
+    for key in ("mean_score", "mean_safe_score", "scored", "unscored", "planned"):
+        if result.get(key) != summary.get(key):
+            problems.append(f"{name}: the signed {key} differs from what the runs give")
+    for key in ("by_family", "safe_by_family"):
+        signed = result.get(key) if isinstance(result.get(key), dict) else {}
+        if any(summary.get(key, {}).get(f) != v for f, v in signed.items()):
+            problems.append(f"{name}: the signed {key} differs from what the runs give")
+    over_all = [float(r.score["score"]) if r.status == "scored" and r.score else 0.0 for r in audit.runs]
+    expected = round(sum(over_all) / len(over_all), 6) if over_all else None
+    if result.get("mean_score_over_all") != expected:
+        problems.append(f"{name}: the signed mean_score_over_all differs from what the runs give")
     sub = read_json(path / SUBMISSION_FILE) if (path / SUBMISSION_FILE).is_file() else {}
     if sub and (sub.get("participant") != result.get("participant") or sub.get("policy") != result.get("policy")):
         problems.append(f"{name}: the signed participant or policy differs from the submission's")

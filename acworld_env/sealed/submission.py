@@ -116,17 +116,25 @@ def _mean(xs: list[float]) -> float | None:
 def result_body(host: SealedHost, sub: dict[str, Any], summary: dict[str, Any], rows: list[dict[str, Any]],
                 runs: list[dict[str, Any]], root: str) -> dict[str, Any]:
     """What a signed result says (per-task scores only in aggregate): the summary's means over scored
-    runs, and the same over every slot with an unscored one counted as 0 (what aborting cannot raise)."""
+    runs, and the same over every slot with an unscored one counted as 0 (what aborting cannot raise).
+    A family with fewer than the round's ``min_family_tasks`` tasks has no mean of its own (it would be
+    a task's score): it counts in the overall means only, and is listed in ``families_withheld``."""
     families: dict[str, list[float]] = {}
     for r in rows:
         families.setdefault(r["family"], []).append(float(r["score"]) if r["status"] == "scored" else 0.0)
+    shown = {f for f, xs in families.items() if len(xs) >= host.min_family_tasks}
+
+    def kept(means: dict[str, Any]) -> dict[str, Any]:
+        return {f: v for f, v in means.items() if f in shown}
+
     return {
         "round_id": host.round_id, "participant": sub["participant"], "submission": sub["id"],
         "policy": sub["policy"], "commitment": host.commitment, "commitment_digest": commitment_digest(host.commitment),
         "planned": summary["planned"], "scored": summary["scored"], "unscored": summary["unscored"],
         "mean_score": summary["mean_score"], "mean_safe_score": summary["mean_safe_score"],
-        "by_family": summary["by_family"], "safe_by_family": summary["safe_by_family"],
+        "by_family": kept(summary["by_family"]), "safe_by_family": kept(summary["safe_by_family"]),
         "mean_score_over_all": _mean([x for xs in families.values() for x in xs]),
-        "by_family_over_all": {f: _mean(xs) for f, xs in sorted(families.items())},
+        "by_family_over_all": kept({f: _mean(xs) for f, xs in sorted(families.items())}),
+        "families_withheld": sorted(set(families) - shown),
         "runs": runs, "root_digest": root,
     }

@@ -70,7 +70,7 @@ def sealed_round(tmp_path_factory: pytest.TempPathFactory) -> Any:
     state_dir, secret_file = root / "D", root / "secret.txt"
     secret_file.write_text("correct horse battery staple sealed round 35\n")
     open_round(state_dir, secret_file=secret_file, suite=None, n_tasks=N_TASKS, participants=PARTICIPANTS,
-               submissions=1, rate=10_000.0, burst=10_000)
+               submissions=1, rate=10_000.0, burst=10_000, min_family_tasks=1)
     sealed = SealedHost.start(state_dir)
     replies: list[bytes] = []
     server = ServerThread(app=Recorder(create_sealed_app(sealed), replies))

@@ -166,3 +166,25 @@ def test_no_secret_token_or_seed_reaches_a_reply_or_a_file_before_the_reveal(sea
     captured = capfd.readouterr()
     printed = (captured.out + captured.err).encode()
     assert secret not in printed and not any(t in printed for t in tokens.values())
+
+
+def test_resume_plays_only_the_slots_left_and_small_families_are_withheld(sealed_round, tmp_path, monkeypatch):
+    rnd = sealed_round
+    monkeypatch.setattr(rnd.sealed, "min_family_tasks", 3)  # one task per family here: no family mean is signed
+    client = SealedClient(rnd.url, rnd.token("grace"))
+    client.open_submission("random")
+    first = client.open_episode("slot-003")["episode_id"]  # left in play, as by a process that died
+    out = tmp_path / "grace"
+    with pytest.raises(Exception, match="continue it with --resume"):
+        play(rnd, "grace", out)
+    config = EvalConfig(env_id="capability-v1", policy="random", out=out, concurrency=2, resume=True)
+    notes: list[str] = []
+    result = run_sealed(config, url=rnd.url, token=rnd.token("grace"), progress=False, notes=notes)
+    assert any("resumed submission grace-1" in n for n in notes)
+    assert result["scored"] == 9 and result["unscored"] == 1  # the slot left in play cannot be replayed
+    assert result["by_family"] == {} and len(result["families_withheld"]) == 10
+    assert result["mean_score_over_all"] is not None
+    journal = json.loads((out / "participation.json").read_text())
+    assert journal["slots"]["slot-003"]["status"] == "unscored"
+    ended = [e for e in rnd.sealed.state.read_log() if e.get("episode") == first and e["event"] == "episode_ended"]
+    assert ended and ended[0]["status"] == "unscored"
