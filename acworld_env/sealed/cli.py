@@ -114,8 +114,12 @@ def serve_sealed(*, state_dir: Path, secret_file: Path | None, suite: str | None
 
     import uvicorn
 
+    from ..remote.gates import LOOPBACK
     from .routes import create_sealed_app
 
+    if host not in LOOPBACK:
+        console.print(f"note: binding {host}: participant tokens travel as bearer credentials; serve the round "
+                      "behind TLS (a reverse proxy)", markup=False)
     app = create_sealed_app(sealed, bind=host)
     console.print(f"serving the sealed round on http://{host}:{port} (participants: acworld eval "
                   f"{sealed.rt.suite} --remote http://{host}:{port} --token-file TOKEN --policy ... --out DIR)",
