@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from typing import Any
+
+try:  # a compiled encoder: the same bytes, several times faster (see :func:`canonical`)
+    import orjson as _orjson
+except ImportError:  # pragma: no cover - a declared dependency; the standard encoder gives the same bytes
+    _orjson = None
 
 from ..core.errors import AcworldError
 
@@ -38,11 +44,46 @@ _ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=
 """The canonical encoder, made once (``json.dumps`` with these options builds a new one per call)."""
 
 
+_FLOAT_VIEW = bytes.maketrans(b"0123456789-+,[", b"000000000000::")
+"""Digits and signs as ``0``, commas and brackets as ``:``: a float written as a value then reads ``:0.`` or
+``:0e`` (see :func:`_compiled`)."""
+_FLOAT_TOKEN = re.compile(rb":0+[.eE]")
+"""A number with a dot or an exponent right after a key, a comma or a bracket: possibly a float."""
+
+
+def may_hold_float(encoded: bytes) -> bool:
+    """Whether compact JSON ``encoded`` may hold a float: digits with a dot or an exponent at the start or
+    right after a key, a comma or a bracket (text such as ``"ratio:1.5"`` is a harmless false alarm)."""
+    return _FLOAT_TOKEN.search(b":" + encoded.translate(_FLOAT_VIEW)) is not None
+
+
+def _compiled(obj: Any) -> bytes | None:
+    """``obj``'s canonical bytes by the compiled encoder, or None where they might differ from the standard one.
+
+    For strings, integers, booleans, null, lists and dicts with string keys both encoders write the
+    same bytes (sorted keys in code-point order, ``ensure_ascii=False`` escapes, compact separators).
+    They differ in how a float is spelled (``1e-05`` against ``0.00001``), so any output that may hold
+    a float (digits with a dot or an exponent right after a key, a comma, a bracket or at the start;
+    text like ``"ratio:1.5"`` is a harmless false alarm) goes to the standard encoder, as does anything the
+    compiled one refuses (integers past 64 bits, non-string keys, lone surrogates, deep nesting), so
+    the standard encoder gives the answer, or the error. Non-finite floats are not JSON and never
+    reach a digest: actions refuse them and states hold integers only.
+    """
+    if _orjson is None:
+        return None
+    try:
+        out = _orjson.dumps(obj, option=_orjson.OPT_SORT_KEYS)
+    except (TypeError, ValueError):
+        return None
+    return None if may_hold_float(out) else out
+
+
 def canonical(obj: Any, *, check: bool = False) -> bytes:
     """Canonical JSON bytes: sorted keys, no whitespace, UTF-8. ``check`` refuses floats."""
     if check:
         _check(obj)
-    return _ENCODER.encode(obj).encode()
+    out = _compiled(obj)
+    return out if out is not None else _ENCODER.encode(obj).encode()
 
 
 def sha256(data: bytes) -> str:
