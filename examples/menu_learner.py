@@ -28,6 +28,7 @@ Everything is deterministic given the seed (torch runs on one thread).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -48,7 +49,10 @@ DEFAULT_TRAIN_SEEDS = tuple(range(2, 12))
 """Generation seeds of the training tasks (seed 1 is the held-out split, the frozen suite is never used)."""
 NET_ARCH = (256, 256)
 """Hidden layers of the actor and of the critic."""
-BC_EPOCHS = 30
+BC_EPOCHS = 15
+"""Passes of behaviour cloning over the demonstrations (the actor)."""
+CRITIC_EPOCHS = 4
+"""Passes fitting the value head to the demonstrations' returns under the run's reward mode."""
 BC_BATCH = 256
 BC_LR = 1e-3
 GAMMA = 0.99
@@ -62,6 +66,25 @@ NEEDS = "torch, stable-baselines3 and sb3-contrib (pip install 'acworld-env[rl]'
 def cache_dir() -> Path:
     """Where demonstrations are cached (``ACWORLD_DEMO_CACHE``, else ``~/.cache/acworld/demos``)."""
     return Path(os.environ.get("ACWORLD_DEMO_CACHE") or Path.home() / ".cache" / "acworld" / "demos")
+
+
+@functools.lru_cache(maxsize=32)
+def generated(seed: int) -> tuple[Any, ...]:
+    """The generated tasks of ``seed`` (built once per process: building takes seconds)."""
+    from acworld_env.tasks.suites import load_suite
+
+    return tuple(load_suite(SUITE, "generated", int(seed)))
+
+
+def suite_tasks(split: str, seed: int) -> list[Any]:
+    """The tasks of ``split`` (``"frozen"`` or ``"generated"``, the latter from generation seed ``seed``)."""
+    from acworld_env.tasks.suites import load_suite
+
+    if split == "generated":
+        return list(generated(int(seed)))
+    if split != "frozen":
+        raise SystemExit(f"split must be frozen or generated, not {split!r}")
+    return load_suite(SUITE, split, seed)
 
 
 def pick_families(tasks: list[Any], families: Sequence[str] | None) -> list[Any]:
@@ -142,7 +165,9 @@ def demonstrations(*, hints: str, featuriser: str | None, families: Sequence[str
     key = _demo_key(hints, featuriser, families, seeds)
     path = cache_dir() / f"demos-{key}.npz"
     if path.is_file():
-        return _load_demos(path)
+        demos = _load_demos(path)
+        demos.meta["key"] = key
+        return demos
     demos = _build_demos(hints, featuriser, families, seeds, verbose)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp.npz")
@@ -151,6 +176,7 @@ def demonstrations(*, hints: str, featuriser: str | None, families: Sequence[str
                         solved=demos.solved, families=demos.families,
                         meta=np.array(json.dumps({**demos.meta, "tasks": demos.tasks, "covered": demos.covered})))
     os.replace(tmp, path)
+    demos.meta["key"] = key
     return demos
 
 
@@ -167,7 +193,6 @@ def _load_demos(path: Path) -> Demos:
 
 def _build_demos(hints: str, featuriser: str | None, families: Sequence[str] | None, seeds: Sequence[int],
                  verbose: bool) -> Demos:
-    from acworld_env.tasks.suites import load_suite
     from acworld_env.wrappers.menu import _Menus
     from acworld_env.wrappers.menu_coverage import task_coverage
 
@@ -176,7 +201,7 @@ def _build_demos(hints: str, featuriser: str | None, families: Sequence[str] | N
     ends: list[tuple[int, float, bool, str]] = []  # (steps, final score, solved, family) per demonstration
     tasks = covered = 0
     for seed in seeds:
-        for task in pick_families(load_suite(SUITE, "generated", int(seed)), families):
+        for task in pick_families(list(generated(int(seed))), families):
             menus = _Menus(text=False, featuriser=featuriser)
             count = [0]
 
@@ -226,47 +251,108 @@ def menu_env(tasks: list[Any], *, hints: str, featuriser: str | None, reward: st
     return GymActionMenu(inner, featuriser=featuriser)
 
 
-def behaviour_clone(model: Any, demos: Demos, *, reward: str, seed: int, epochs: int = BC_EPOCHS) -> dict[str, float]:
-    """Fit ``model``'s actor to the demonstrated slots (cross-entropy) and its critic to their returns."""
+def _batches(n: int, seed: int, epochs: int) -> Any:
+    rng = np.random.default_rng(seed)
+    for _ in range(epochs):
+        order = rng.permutation(n)
+        for start in range(0, n, BC_BATCH):
+            yield order[start:start + BC_BATCH]
+
+
+def _fit(params: list[Any], loss_of: Callable[[Any], Any], n: int, *, seed: int, epochs: int) -> float:
+    """Adam on ``params`` over ``epochs`` shuffled passes of ``n`` examples; the last epoch's mean loss."""
+    import torch
+
+    optimiser = torch.optim.Adam(params, lr=BC_LR)
+    total, count, per_epoch = 0.0, 0, -(-n // BC_BATCH)
+    for i, idx in enumerate(_batches(n, seed, epochs)):
+        if i % per_epoch == 0:
+            total, count = 0.0, 0
+        loss = loss_of(torch.as_tensor(idx))
+        optimiser.zero_grad()
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(params, 1.0)
+        optimiser.step()
+        total, count = total + loss.item() * len(idx), count + len(idx)
+    return total / max(1, count)
+
+
+def _actor_params(policy: Any) -> list[Any]:
+    return [*policy.mlp_extractor.policy_net.parameters(), *policy.action_net.parameters()]
+
+
+def _critic_params(policy: Any) -> list[Any]:
+    return [*policy.mlp_extractor.value_net.parameters(), *policy.value_net.parameters()]
+
+
+def _tensors(demos: Demos) -> tuple[dict[str, Any], Any, Any]:
+    import torch
+
+    masks = torch.as_tensor(demos.masks)
+    obs = {"observation": torch.as_tensor(demos.obs), "action_mask": masks.float()}
+    return obs, masks, torch.as_tensor(demos.actions)
+
+
+def clone_actor(model: Any, demos: Demos, *, seed: int, epochs: int = BC_EPOCHS) -> dict[str, float]:
+    """Fit ``model``'s actor to the demonstrated slots by cross-entropy under the masked distribution.
+
+    The result depends only on the demonstrations, the seed and the settings, so it is cached on
+    disk (``actor-KEY.npz`` beside the demonstrations) and shared by runs that differ only in reward.
+    """
     import torch
 
     policy = model.policy
-    device = policy.device
-    obs = torch.as_tensor(demos.obs, device=device)
-    masks = torch.as_tensor(demos.masks.astype(np.float32), device=device)
-    actions = torch.as_tensor(demos.actions, device=device)
-    targets = torch.as_tensor(demos.returns(reward), device=device)
-    optimiser = torch.optim.Adam(policy.parameters(), lr=BC_LR)
-    rng = np.random.default_rng(seed)
+    key = hashlib.sha256(json.dumps([demos.meta.get("key"), seed, epochs, BC_LR, BC_BATCH, list(NET_ARCH)])
+                         .encode()).hexdigest()[:16]
+    path = cache_dir() / f"actor-{key}.npz"
+    names = [n for n, _ in policy.named_parameters() if n.startswith(("mlp_extractor.policy_net.", "action_net."))]
+    if demos.meta.get("key") and path.is_file():
+        with np.load(path, allow_pickle=False) as z:
+            state = {n: torch.as_tensor(z[n]) for n in names}
+            report = json.loads(str(z["report"]))
+        policy.load_state_dict(state, strict=False)
+        return report
+    obs, masks, actions = _tensors(demos)
     policy.set_training_mode(True)
-    loss_ce = loss_v = 0.0
-    for _ in range(epochs):
-        order = rng.permutation(len(demos))
-        totals = [0.0, 0.0]
-        for start in range(0, len(order), BC_BATCH):
-            idx = torch.as_tensor(order[start:start + BC_BATCH], device=device)
-            batch = {"observation": obs[idx], "action_mask": masks[idx]}
-            values, log_prob, _ = policy.evaluate_actions(batch, actions[idx], action_masks=masks[idx].bool())
-            ce = -log_prob.mean()
-            mse = torch.nn.functional.mse_loss(values.flatten(), targets[idx])
-            loss = ce + 0.5 * mse
-            optimiser.zero_grad()
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_(policy.parameters(), 1.0)
-            optimiser.step()
-            totals[0] += ce.item() * len(idx)
-            totals[1] += mse.item() * len(idx)
-        loss_ce, loss_v = totals[0] / len(demos), totals[1] / len(demos)
+
+    def loss_of(idx: Any) -> Any:
+        batch = {k: v[idx] for k, v in obs.items()}
+        return -policy.get_distribution(batch, action_masks=masks[idx]).log_prob(actions[idx]).mean()
+
+    ce = _fit(_actor_params(policy), loss_of, len(demos), seed=seed, epochs=epochs)
     policy.set_training_mode(False)
     with torch.no_grad():
-        logits = []
-        for start in range(0, len(demos), 1024):
-            batch = {"observation": obs[start:start + 1024], "action_mask": masks[start:start + 1024]}
-            dist = policy.get_distribution(batch, action_masks=masks[start:start + 1024].bool())
-            logits.append(dist.distribution.logits.argmax(dim=1))
-        accuracy = float((torch.cat(logits) == actions).float().mean())
-    return {"epochs": epochs, "cross_entropy": round(loss_ce, 4), "value_mse": round(loss_v, 4),
-            "train_accuracy": round(accuracy, 4), "pairs": len(demos)}
+        picks = [policy.get_distribution({k: v[i:i + 2048] for k, v in obs.items()},
+                                         action_masks=masks[i:i + 2048]).distribution.logits.argmax(dim=1)
+                 for i in range(0, len(demos), 2048)]
+    accuracy = float((torch.cat(picks) == actions).float().mean())
+    report = {"epochs": epochs, "cross_entropy": round(ce, 4), "train_accuracy": round(accuracy, 4),
+              "pairs": len(demos), "tasks": demos.tasks}
+    if demos.meta.get("key"):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp.npz")
+        params = dict(policy.named_parameters())
+        np.savez(tmp, report=np.array(json.dumps(report)), **{n: params[n].detach().numpy() for n in names})
+        os.replace(tmp, path)
+    return report
+
+
+def fit_critic(model: Any, demos: Demos, *, reward: str, seed: int, epochs: int = CRITIC_EPOCHS) -> float:
+    """Fit ``model``'s value head to the discounted return each demonstrated step earned under ``reward``."""
+    import torch
+
+    policy = model.policy
+    obs, _, _ = _tensors(demos)
+    targets = torch.as_tensor(demos.returns(reward))
+    policy.set_training_mode(True)
+
+    def loss_of(idx: Any) -> Any:
+        return torch.nn.functional.mse_loss(policy.predict_values({k: v[idx] for k, v in obs.items()}).flatten(),
+                                            targets[idx])
+
+    mse = _fit(_critic_params(policy), loss_of, len(demos), seed=seed + 1, epochs=epochs)
+    policy.set_training_mode(False)
+    return mse
 
 
 def train(*, reward: str = "potential", seed: int = 0, hints: str = "structured", featuriser: str | None = "bow",
@@ -288,12 +374,11 @@ def train(*, reward: str = "potential", seed: int = 0, hints: str = "structured"
     from stable_baselines3.common.callbacks import BaseCallback
     from stable_baselines3.common.monitor import Monitor
 
-    from acworld_env.tasks.suites import load_suite
 
     torch.set_num_threads(1)
     torch.manual_seed(seed)
     started = time.perf_counter()
-    tasks = pick_families([t for s in train_seeds for t in load_suite(SUITE, "generated", int(s))], families)
+    tasks = pick_families([t for s in train_seeds for t in generated(int(s))], families)
     if not tasks:
         raise SystemExit(f"no generated tasks of families {list(families or [])}")
     env = Monitor(menu_env(tasks, hints=hints, featuriser=featuriser, reward=reward))
@@ -303,7 +388,8 @@ def train(*, reward: str = "potential", seed: int = 0, hints: str = "structured"
     if bc:
         if demos is None:
             demos = demonstrations(hints=hints, featuriser=featuriser, families=families, seeds=train_seeds)
-        model.bc_report = behaviour_clone(model, demos, reward=reward, seed=seed)
+        model.bc_report = clone_actor(model, demos, seed=seed)
+        model.bc_report["value_mse"] = round(fit_critic(model, demos, reward=reward, seed=seed), 4)
     if callback is not None:
         callback(0, model)
 
@@ -345,7 +431,6 @@ def evaluate(model_or_path: Any, *, split: str, seed: int = 0, hints: str, featu
     episode seed, as in ``acworld eval --split generated --seed N``.
     """
     from acworld_env.eval.rollout import run_episode
-    from acworld_env.tasks.suites import load_suite
     from acworld_env.wrappers.trained import TrainedMenuPolicy
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -356,7 +441,7 @@ def evaluate(model_or_path: Any, *, split: str, seed: int = 0, hints: str, featu
         raise SystemExit(f"{model_or_path}: trained with hints={policy.hints!r}, featuriser="
                          f"{policy.meta['featuriser']!r}, asked for hints={hints!r}, featuriser={featuriser!r}")
     by_family: dict[str, list[float]] = {}
-    for task in pick_families(load_suite(SUITE, split, seed), families):
+    for task in pick_families(suite_tasks(split, seed), families):
         by_family.setdefault(task.family, []).append(float(run_episode(task, policy, seed=seed).score.score))
     out = {f: round(mean(s), 4) for f, s in sorted(by_family.items(), key=lambda kv: int(kv[0].split("_")[0][1:]))}
     out["all"] = round(mean(x for s in by_family.values() for x in s), 4)
