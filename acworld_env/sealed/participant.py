@@ -62,6 +62,8 @@ class SlotOutcome:
     reason: str = ""
     usage: dict[str, float] = field(default_factory=dict)
     wall_s: float = 0.0
+    interrupted: bool = False
+    """A ``KeyboardInterrupt`` reached the run itself (its episode is ended; the evaluation then stops)."""
 
     def row(self) -> dict[str, Any]:
         """The journal's entry."""
@@ -140,6 +142,8 @@ def play_slot(client: SealedClient, slot: str, policy: Any, stop: threading.Even
         out.status, out.reason = ended["status"], ended.get("reason") or ""
     except Interrupted:
         out.reason = "interrupted"
+    except KeyboardInterrupt:
+        out.reason, out.interrupted = "interrupted", True
     except Exception as exc:  # noqa: BLE001  (a failed run is recorded as unscored, never dropped)
         out.reason = failure_reason(exc)
     if out.status != "scored" and episode_id is not None:
@@ -248,7 +252,10 @@ def _play_all(client: SealedClient, todo: list[str], factory: PolicyFactory, slo
                 done, _ = wait(running, timeout=0.5, return_when=FIRST_COMPLETED)
                 for fut in done:
                     running.pop(fut)
-                    collect(fut.result())
+                    outcome = fut.result()
+                    collect(outcome)
+                    if outcome.interrupted:
+                        raise KeyboardInterrupt
         except KeyboardInterrupt:
             stop.set()
             for fut in list(running):

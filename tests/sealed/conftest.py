@@ -16,7 +16,7 @@ import pytest
 pytest.importorskip("cryptography")
 pytest.importorskip("fastapi")
 
-PARTICIPANTS = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan"]
+PARTICIPANTS = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy"]
 N_TASKS = 10
 
 

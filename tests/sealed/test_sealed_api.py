@@ -188,3 +188,31 @@ def test_resume_plays_only_the_slots_left_and_small_families_are_withheld(sealed
     assert journal["slots"]["slot-003"]["status"] == "unscored"
     ended = [e for e in rnd.sealed.state.read_log() if e.get("episode") == first and e["event"] == "episode_ended"]
     assert ended and ended[0]["status"] == "unscored"
+
+
+def test_ctrl_c_keeps_the_submission_open_and_resume_finishes_it(sealed_round, tmp_path):
+    from acworld_env.policies.random_policy import RandomPolicy
+    from acworld_env.sealed.participant import SealedInterrupted
+
+    rnd = sealed_round
+    made = iter(range(100))
+
+    class CtrlC:
+        def act(self, observation):
+            raise KeyboardInterrupt
+
+    def factory(task, seed):
+        return CtrlC() if next(made) == 2 else RandomPolicy(seed=0)
+
+    out = tmp_path / "judy"
+    config = EvalConfig(env_id="capability-v1", policy="random", out=out, concurrency=1)
+    with pytest.raises(SealedInterrupted) as stop:
+        run_sealed(config, url=rnd.url, token=rnd.token("judy"), progress=False, factory=factory)
+    assert stop.value.left == 7  # two slots played, the third stopped in flight, seven never started
+    slots = SealedClient(rnd.url, rnd.token("judy")).call("GET", "/submissions/current")["slots"]
+    assert sorted(slots.values()).count("new") == 7
+    assert not (out / "signed_result.json").exists()
+    config.resume = True
+    result = run_sealed(config, url=rnd.url, token=rnd.token("judy"), progress=False)
+    assert result["planned"] == 10 and result["scored"] + result["unscored"] == 10
+    assert result["unscored"] >= 1 and (out / "signed_result.json").exists()
