@@ -11,10 +11,14 @@ one it was (a test builds both ways and compares).
 Each thread keeps one in-memory log with the schema already created (opening a database and
 parsing its schema cost more than filling it): a run's rows go in inside a transaction, the
 pages are copied out, and the transaction is rolled back, which leaves the empty log as it was.
+The initial state's stored text (the largest row, the same for every run of a task) is encoded
+once per distinct state (:func:`initial_state_text`).
 """
 
 from __future__ import annotations
 
+import json
+import marshal
 import sqlite3
 import threading
 
@@ -41,6 +45,34 @@ _HEADER = {
 
 _local = threading.local()
 
+_INITIAL_TEXT: dict[bytes, str] = {}
+"""Stored text of initial states by their exact ``marshal`` image (most recent last)."""
+_INITIAL_TEXT_MAX = 256
+_INITIAL_TEXT_LOCK = threading.Lock()
+
+
+def initial_state_text(initial_state: dict) -> str:
+    """The ``meta`` row :meth:`CommitLog.set_meta` stores for ``initial_state`` (``json.dumps`` with sorted
+    keys), encoded once per distinct state.
+
+    The key is the state's exact ``marshal`` image, which keeps every type (``True`` is not ``1``,
+    ``1`` is not ``1.0``), so two states share a text only when ``json.dumps`` would write the same
+    one; writing the image costs a tenth of encoding the JSON. A state ``marshal`` cannot write is
+    encoded each time.
+    """
+    try:
+        image = marshal.dumps(initial_state, 2)
+    except ValueError:
+        return json.dumps(initial_state, sort_keys=True)
+    text = _INITIAL_TEXT.get(image)
+    if text is None:
+        text = json.dumps(initial_state, sort_keys=True)
+        with _INITIAL_TEXT_LOCK:  # runs in other threads fill it too
+            if len(_INITIAL_TEXT) >= _INITIAL_TEXT_MAX:
+                del _INITIAL_TEXT[next(iter(_INITIAL_TEXT))]
+            _INITIAL_TEXT[image] = text
+    return text
+
 
 def _empty_log() -> CommitLog:
     """This thread's empty in-memory log (schema created by :class:`CommitLog` itself)."""
@@ -61,7 +93,7 @@ def log_image(initial_state: dict, commits: list[dict], validations: list[dict])
     conn = log.conn
     conn.execute("BEGIN")
     try:
-        log.set_meta("initial_state", initial_state)
+        conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", ("initial_state", initial_state_text(initial_state)))
         conn.executemany("INSERT OR IGNORE INTO validations VALUES (?, ?)",
                          [(v["validation_id"], canonical(v).decode()) for v in validations])
         conn.executemany("INSERT INTO commits VALUES (?, ?, ?, ?, ?, ?)",

@@ -3,6 +3,7 @@ thread's reused in-memory log starts every image from empty, even after a failur
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import threading
 from pathlib import Path
@@ -93,3 +94,25 @@ def test_a_failed_image_leaves_the_next_one_intact(tmp_path: Path) -> None:
     worker.start()
     worker.join()
     assert images == [expected]
+
+
+def test_the_initial_state_text_is_encoded_once_per_distinct_state() -> None:
+    from acworld_env import run_log
+
+    state = {"b": [1, 2, {"z": True}], "a": "é", "n": None}
+    assert run_log.initial_state_text(state) == json.dumps(state, sort_keys=True)
+    assert run_log.initial_state_text(dict(reversed(state.items()))) == json.dumps(state, sort_keys=True)
+    ones = {"flag": 1}
+    trues = {"flag": True}  # equal to ones in Python, not in JSON
+    assert run_log.initial_state_text(ones) == '{"flag": 1}'
+    assert run_log.initial_state_text(trues) == '{"flag": true}'
+
+    class Odd(dict):  # marshal cannot write it: encoded each time, never cached
+        pass
+
+    before = len(run_log._INITIAL_TEXT)
+    assert run_log.initial_state_text(Odd(x=1)) == '{"x": 1}'
+    assert len(run_log._INITIAL_TEXT) == before
+    for i in range(run_log._INITIAL_TEXT_MAX + 10):
+        run_log.initial_state_text({"i": i})
+    assert len(run_log._INITIAL_TEXT) == run_log._INITIAL_TEXT_MAX
