@@ -133,6 +133,12 @@ def run_remote_eval(config: Any, *, url: str, token_file: Path, progress: bool, 
     from .participant import SealedInterrupted, read_token, run_sealed
     from .result import RESULT_FILE
 
+    unused = [flag for flag, used in (("--tasks", config.tasks), ("--split", config.split != "frozen"),
+                                      ("--repeats", config.repeats != 1), ("--backend", config.backend != "local"))
+              if used]
+    if unused:
+        raise _fail(SealedError(f"{', '.join(unused)} cannot apply with --remote: the round decides the tasks "
+                                "(each played once, on this machine's threads)"))
     notes: list[str] = []
     try:
         token = read_token(token_file)

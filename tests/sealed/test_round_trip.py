@@ -122,3 +122,9 @@ def test_usage_errors_are_one_line(sealed_round, tmp_path):
     assert res.exit_code == 2 and "--secret-file" in res.output
     for r in (res,):
         assert "Traceback" not in r.output
+
+
+def test_options_the_round_decides_are_refused_with_remote(sealed_round, tmp_path):
+    res = remote_eval(sealed_round, "bob", tmp_path / "o", "--policy", "random", "--tasks", "*/T4/*",
+                      "--repeats", "2")
+    assert res.exit_code == 2 and "--tasks, --repeats cannot apply with --remote" in res.output

@@ -216,3 +216,28 @@ def test_ctrl_c_keeps_the_submission_open_and_resume_finishes_it(sealed_round, t
     result = run_sealed(config, url=rnd.url, token=rnd.token("judy"), progress=False)
     assert result["planned"] == 10 and result["scored"] + result["unscored"] == 10
     assert result["unscored"] >= 1 and (out / "signed_result.json").exists()
+
+
+def test_a_restarted_host_turns_episodes_in_play_into_unscored_runs_and_goes_on(sealed_round, tmp_path):
+    import shutil
+
+    from acworld_env.remote.serve import ServerThread
+    from acworld_env.sealed.host import SealedHost
+    from acworld_env.sealed.routes import create_sealed_app
+
+    rnd = sealed_round
+    client = SealedClient(rnd.url, rnd.token("frank"))
+    client.open_submission("random")
+    client.open_episode("slot-004")  # in play when the host "stops"
+    state = tmp_path / "D"
+    shutil.copytree(rnd.state_dir, state)
+    again = SealedHost.start(state)
+    sub = again.subs["frank-1"]
+    assert sub["slots"]["slot-004"]["status"] == "unscored"
+    assert "host stopped" in sub["slots"]["slot-004"]["reason"]
+    assert (state / "submissions" / "frank-1" / "runs" / sub["slots"]["slot-004"]["run"] / "unscored.json").is_file()
+    with ServerThread(app=create_sealed_app(again)) as url:
+        config = EvalConfig(env_id="capability-v1", policy="random", out=tmp_path / "frank", resume=True)
+        result = run_sealed(config, url=url, token=rnd.token("frank"), progress=False)
+    assert result["scored"] == 9 and result["unscored"] == 1
+    assert verify_signed(result, state / "public_key.pem") == []
