@@ -24,7 +24,13 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
+try:  # a compiled encoder for the ``json`` field (see :func:`_obs_json`)
+    import orjson as _orjson
+except ImportError:  # pragma: no cover - a declared dependency; the standard encoder gives the same text
+    _orjson = None
+
 from ..vcp import Role, VCPAction, parse_action
+from ..world.digest import may_hold_float
 from .candidates import TERMINAL_KINDS, menu_actions
 from .known import Known
 
@@ -95,10 +101,38 @@ _OBS_ENCODER = json.JSONEncoder(sort_keys=True, ensure_ascii=True, separators=("
 """The ``json`` field's encoder, made once (``json.dumps`` with these options builds one per call)."""
 
 
+_ORJSON_OPTIONS = 0 if _orjson is None else (_orjson.OPT_SORT_KEYS | _orjson.OPT_PASSTHROUGH_SUBCLASS
+                                              | _orjson.OPT_PASSTHROUGH_DATACLASS | _orjson.OPT_PASSTHROUGH_DATETIME)
+
+
+def _not_plain(value: Any) -> Any:
+    raise TypeError(type(value).__name__)
+
+
+def _obs_json(raw: dict[str, Any]) -> str:
+    """``_OBS_ENCODER.encode(raw)``, by the compiled encoder when that gives the same text.
+
+    It does for plain data whose encoding is ASCII without DEL or floats: the same sorted keys,
+    separators and escapes. Anything else (non-ASCII text and DEL, which the standard encoder escapes;
+    a possible float, spelled differently; a value the standard encoder would pass to ``str``, which
+    the compiled one is told to refuse) is encoded by the standard encoder. The one value left that
+    both would write differently is a plain :class:`enum.Enum` member (its value, not ``str`` of it);
+    observations are JSON data (World records, results, messages) and hold none.
+    """
+    if _orjson is not None:
+        try:
+            out = _orjson.dumps(raw, default=_not_plain, option=_ORJSON_OPTIONS)
+        except TypeError:
+            out = None
+        if out is not None and out.isascii() and b"\x7f" not in out and not may_hold_float(out):
+            return out.decode("ascii")
+    return _OBS_ENCODER.encode(raw)
+
+
 def _fit_json(raw: dict[str, Any]) -> str:
     dump = _OBS_ENCODER.encode
 
-    text = dump(raw)
+    text = _obs_json(raw)
     if len(text) <= MAX_TEXT:
         return text
     raw = dict(raw)

@@ -11,6 +11,11 @@ from typing import Annotated, Any, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+try:  # a compiled encoder, for the quick size bound of :func:`_unencodable`
+    import orjson as _orjson
+except ImportError:  # pragma: no cover - a declared dependency; without it every action takes the exact path
+    _orjson = None
+
 from ..core.errors import AcworldError
 from .aftersales import AFTERSALES
 from .authoring import AUTHORING
@@ -244,7 +249,21 @@ def _plain(raw: Any, nested_code: str) -> Any:
 
 
 def _unencodable(obj: Any) -> ParseError | None:
-    """Why plain data ``obj`` cannot become canonical JSON (invalid text, too large), or None."""
+    """Why plain data ``obj`` cannot become canonical JSON (invalid text, too large), or None.
+
+    The size is that of ``json.dumps(obj, sort_keys=True, ensure_ascii=False)`` in UTF-8. A quick bound
+    settles most actions first: the compiled encoder's compact form, which writes every string and
+    integer the same way and a float at most one character shorter, is at least a quarter of that
+    size (a separator adds one character after every key and value), so a compact form within a
+    quarter of the limit is within it; it also refuses all that ``json`` refuses here (lone surrogates).
+    Anything larger, or that it refuses, is measured exactly.
+    """
+    if _orjson is not None:
+        try:
+            if 4 * len(_orjson.dumps(obj)) <= MAX_ACTION_BYTES:
+                return None
+        except (TypeError, ValueError):  # measured (and named) by the exact path below
+            pass
     try:
         size = len(json.dumps(obj, sort_keys=True, ensure_ascii=False).encode("utf-8"))
     except UnicodeEncodeError:
