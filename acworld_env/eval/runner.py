@@ -17,6 +17,7 @@ LLM policies at 64 slots or more, see :mod:`acworld_env.eval.workers`), with the
 from __future__ import annotations
 
 import gc
+import os
 import shutil
 import time
 from collections.abc import Iterator
@@ -141,6 +142,7 @@ def _run_pass(state: _State, todo: list[RunSpec], factory: PolicyFactory | None)
     config = state.config
     start = time.perf_counter()
     state.started_at = time.time()
+    state.cpu_at = cpu_times()
     try:
         if config.backend == "ray" and todo:
             from .ray_backend import run_on_ray
@@ -150,13 +152,15 @@ def _run_pass(state: _State, todo: list[RunSpec], factory: PolicyFactory | None)
             assert factory is not None
             run_shared(todo, config, factory, state.collect, state.processes)
     except KeyboardInterrupt:
+        state.cpu_end = cpu_times()
         state.bar.close()
         raise EvalInterrupted(state.finish(time.perf_counter() - start, interrupted=True)) from None
     except BaseException:
         state.bar.close()
         raise
+    wall_s, state.cpu_end = time.perf_counter() - start, cpu_times()
     state.bar.close()
-    return state.finish(time.perf_counter() - start)
+    return state.finish(wall_s)
 
 
 class _State:
@@ -180,6 +184,8 @@ class _State:
                        "seed": config.seed, "policy": config.policy, "repeats": config.repeats}
         self.index = SuiteIndex()
         self.processes = 1
+        self.cpu_at = self.cpu_end = cpu_times()
+        """This process's CPU times when the runs started and ended (``timing`` gives the pass's own)."""
         self.hashes: dict[str, str] = {}
         """Task hashes by task id (a task's canonical JSON is encoded once, not once per manifest write)."""
 
@@ -301,8 +307,10 @@ class _State:
         return summary
 
     def timing(self, wall_s: float) -> dict[str, Any]:
-        """Slot utilisation of this invocation: busy time of slots / (slots x wall time)."""
-        done = self.executed
+        """Slot utilisation of this invocation: busy time of slots / (slots x wall time); the CPU time this
+        process spent meanwhile (``cpu_s``), and the part of it in the kernel (``system_s``: creating
+        the run folders and files, which follows the file system's load)."""
+        done, start, end = self.executed, self.cpu_at, self.cpu_end
         busy = sum(o.wall_s for o in done)
         model = sum(float(o.usage.get("latency_s") or 0.0) for o in done)
         slots = self.config.concurrency
@@ -312,7 +320,20 @@ class _State:
             "slot_utilisation": round(busy / (slots * wall_s), 4) if done and wall_s > 0 else None,
             "overhead_s_per_run": round((busy - model) / len(done), 4) if done else None,
             "tail_s": round(wall_s - (max(o.started_at for o in done) - self.started_at), 3) if done else None,
+            "cpu_s": round(end[0] + end[1] - start[0] - start[1], 3), "system_s": round(end[1] - start[1], 3),
         }
+
+
+def cpu_times() -> tuple[float, float]:
+    """(user, system) CPU seconds of this process so far: to the microsecond where ``getrusage`` exists
+    (``os.times`` counts in ticks of 10 ms)."""
+    try:
+        import resource
+    except ImportError:  # not POSIX
+        now = os.times()
+        return now.user, now.system
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime, usage.ru_stime
 
 
 def _recorded_policy(path: Path) -> str | None:

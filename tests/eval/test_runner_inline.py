@@ -26,6 +26,8 @@ def test_concurrency_one_runs_in_the_calling_thread(tmp_path):
     summary = run_eval(EvalConfig(env_id="capability-v1", policy="reference", out=tmp_path, concurrency=1,
                                   tasks=T4), progress=False, factory=factory)
     assert summary["scored"] == 20 and seen == {threading.current_thread().name}
+    timing = summary["timing"]  # the pass's own CPU time, and the part of it in the kernel
+    assert 0 <= timing["system_s"] <= timing["cpu_s"] and timing["cpu_s"] > 0
 
 
 def test_an_interrupt_in_the_run_itself_leaves_it_unscored_and_the_rest_missing(tmp_path):
