@@ -81,6 +81,8 @@ class SealedHost:
         wait = self.limiter.take(name)
         if wait > 0:
             raise RateLimited(wait)
+        with self._lock:
+            self.reap()  # every admitted request sweeps idle episodes
         return name
 
     # -- submissions ---------------------------------------------------------------------
@@ -177,6 +179,8 @@ class SealedHost:
         from .submission import write_run
 
         with self._lock:
+            if episode_id not in self.live:  # ended meanwhile (a duplicate request, the idle reaper)
+                raise RemoteError(410, "episode_closed", f"episode {episode_id} has ended")
             sub_id, slot = self.live.pop(episode_id)
             sub = self.subs[sub_id]
             ep = self.host.episodes[episode_id]

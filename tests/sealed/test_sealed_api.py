@@ -241,3 +241,19 @@ def test_a_restarted_host_turns_episodes_in_play_into_unscored_runs_and_goes_on(
         result = run_sealed(config, url=url, token=rnd.token("frank"), progress=False)
     assert result["scored"] == 9 and result["unscored"] == 1
     assert verify_signed(result, state / "public_key.pem") == []
+
+
+def test_an_abandoned_episode_is_unscored_and_cannot_be_ended_again(sealed_round, monkeypatch):
+    rnd = sealed_round
+    client = SealedClient(rnd.url, rnd.token("ivan"))
+    client.open_submission("probe")  # opened by the leak test, or now
+    eid = client.open_episode("slot-005")["episode_id"]
+    monkeypatch.setattr(rnd.sealed, "idle_timeout", 0.0)
+    slots = client.call("GET", "/submissions/current")["slots"]  # any request sweeps idle episodes
+    assert slots["slot-005"] == "ended"
+    sub = rnd.sealed.subs["ivan-1"]
+    assert sub["slots"]["slot-005"]["status"] == "unscored"
+    assert sub["slots"]["slot-005"]["reason"].startswith("abandoned")
+    with pytest.raises(SealedClientError) as err:
+        client.end(eid)
+    assert err.value.status == 410 and err.value.code == "episode_closed"
