@@ -19,11 +19,12 @@ first run handed out to the last one collected) over the number of tasks, the fi
 quotes; the whole ``run_eval`` call (planning and the summary included) is printed beside it.
 The ratio is taken per pass (evaluation pass / the env loop run just before it); its
 median and range are printed, and the run-to-run spread of the evaluation's per-task time:
-``(max - min) / median`` and the coefficient of variation over the repetitions. CPU time of this
-process is printed too (it is less sensitive to other processes on a shared machine), and the
-part of it spent in the kernel (creating each run's folder and files: what varies most with
-the machine's file-system load once the runs write no side files and flush nothing). Every
-evaluation must give the same root digest (printed; a mismatch exits 1).
+``(max - min) / median`` and the coefficient of variation over the repetitions. CPU time is
+printed too (it is less sensitive to other processes on a shared machine): the env loop's, and
+each evaluation pass's own from its ``summary.json`` (``timing.cpu_s``, the fresh process's
+included), with the part spent in the kernel (``timing.system_s``: creating each run's folder
+and files, what varies most with the machine's file-system load; the env loop spends none).
+Every evaluation must give the same root digest (printed; a mismatch exits 1).
 
 Run::
 
@@ -34,7 +35,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
 import statistics
 import subprocess
@@ -62,12 +62,12 @@ class Side:
     call: list[float] = field(default_factory=list)
     """Evaluation passes: the whole call (planning, summary) per task."""
     kernel: list[float] = field(default_factory=list)
-    """System (kernel) CPU time per task, in process."""
+    """Evaluation passes: system (kernel) CPU time per task, from the summary."""
 
 
-def kernel_time() -> float:
-    """System (kernel) CPU seconds of this process so far: file creation shows here."""
-    return os.times().system
+def per_task(summary: dict[str, Any], key: str, n: int) -> float:
+    """A ``summary.json`` timing figure (seconds) in milliseconds per task."""
+    return summary["timing"][key] / n * 1e3
 
 
 def env_loop(env: Any, tasks: list[Any]) -> tuple[float, float]:
@@ -78,24 +78,30 @@ def env_loop(env: Any, tasks: list[Any]) -> tuple[float, float]:
     return time.perf_counter() - wall, time.process_time() - cpu
 
 
-def eval_in_process(env_id: str, out: Path) -> tuple[float, float, float, str]:
-    """One evaluation pass by :func:`run_eval`: (summary wall s, call s, CPU s, root digest)."""
+def eval_in_process(env_id: str, out: Path) -> tuple[dict[str, Any], float]:
+    """One evaluation pass by :func:`run_eval`: (its summary, the whole call in s)."""
     config = EvalConfig(env_id=env_id, policy="reference", out=out, concurrency=1)
-    call, cpu = time.perf_counter(), time.process_time()
+    call = time.perf_counter()
     summary = run_eval(config, progress=False)
-    call, cpu = time.perf_counter() - call, time.process_time() - cpu
-    return summary["timing"]["wall_s"], call, cpu, summary["root_digest"]
+    return summary, time.perf_counter() - call
 
 
-def eval_fresh_process(env_id: str, out: Path) -> tuple[float, float, str]:
-    """One evaluation pass as ``acworld eval`` in a new interpreter: (summary wall s, process s, root digest)."""
+def eval_fresh_process(env_id: str, out: Path) -> tuple[dict[str, Any], float]:
+    """One evaluation pass as ``acworld eval`` in a new interpreter: (its summary, the whole process in s)."""
     cmd = [sys.executable, "-m", "acworld_env.cli", "eval", env_id, "--policy", "reference", "--concurrency", "1",
            "--out", str(out), "--quiet"]
     start = time.perf_counter()
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
     elapsed = time.perf_counter() - start
-    summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
-    return summary["timing"]["wall_s"], elapsed, summary["root_digest"]
+    return json.loads((out / "summary.json").read_text(encoding="utf-8")), elapsed
+
+
+def record(side: Side, summary: dict[str, Any], whole_s: float, n: int) -> None:
+    """An evaluation pass's per-task figures, from its summary (wall, CPU, kernel) and the whole call."""
+    side.wall.append(per_task(summary, "wall_s", n))
+    side.cpu.append(per_task(summary, "cpu_s", n))
+    side.kernel.append(per_task(summary, "system_s", n))
+    side.call.append(whole_s / n * 1e3)
 
 
 def spread(values: list[float]) -> str:
@@ -121,38 +127,32 @@ def main(argv: list[str] | None = None) -> int:
     env_loop(env, tasks)  # warm-up: imports, caches, the catalog
     roots: set[str] = set()
     bare, inproc, fresh = Side(), Side(), Side()
-    ratios, ratios_cpu, ratios_fresh = [], [], []
+    ratios, ratios_cpu, ratios_fresh, ratios_fresh_cpu = [], [], [], []
     base = Path(tempfile.mkdtemp(prefix="acworld-eval-pass-", dir=args.dir))
     try:
         eval_in_process(args.env, base / "warm")  # warm-up of the runner's own imports
         for rep in range(args.repeat):
-            sys_time = kernel_time()
             wall, cpu = env_loop(env, tasks)
-            bare.kernel.append((kernel_time() - sys_time) / n * 1e3)
             bare.wall.append(wall / n * 1e3)
             bare.cpu.append(cpu / n * 1e3)
-            sys_time = kernel_time()
-            e_wall, e_call, e_cpu, root = eval_in_process(args.env, base / f"in{rep}")
-            inproc.kernel.append((kernel_time() - sys_time) / n * 1e3)
-            roots.add(root)
-            inproc.wall.append(e_wall / n * 1e3)
-            inproc.call.append(e_call / n * 1e3)
-            inproc.cpu.append(e_cpu / n * 1e3)
+            summary, call = eval_in_process(args.env, base / f"in{rep}")
+            record(inproc, summary, call, n)
+            roots.add(summary["root_digest"])
             ratios.append(inproc.wall[-1] / bare.wall[-1])
             ratios_cpu.append(inproc.cpu[-1] / bare.cpu[-1])
             line = (f"rep {rep + 1}: env loop {bare.wall[-1]:.2f} ms/task  eval in process {inproc.wall[-1]:.2f} "
-                    f"(x{ratios[-1]:.2f})")
+                    f"(x{ratios[-1]:.2f}; CPU x{ratios_cpu[-1]:.2f}, kernel {inproc.kernel[-1]:.2f})")
             if not args.no_fresh:
                 wall, cpu = env_loop(env, tasks)  # the env loop again, next to this pass
                 bare.wall.append(wall / n * 1e3)
                 bare.cpu.append(cpu / n * 1e3)
-                f_wall, f_proc, root = eval_fresh_process(args.env, base / f"fresh{rep}")
-                roots.add(root)
-                fresh.wall.append(f_wall / n * 1e3)
-                fresh.call.append(f_proc / n * 1e3)
+                summary, elapsed = eval_fresh_process(args.env, base / f"fresh{rep}")
+                record(fresh, summary, elapsed, n)
+                roots.add(summary["root_digest"])
                 ratios_fresh.append(fresh.wall[-1] / bare.wall[-1])
+                ratios_fresh_cpu.append(fresh.cpu[-1] / bare.cpu[-1])
                 line += (f"  env loop {bare.wall[-1]:.2f}  eval fresh process {fresh.wall[-1]:.2f} "
-                         f"(x{ratios_fresh[-1]:.2f})")
+                         f"(x{ratios_fresh[-1]:.2f}; CPU x{ratios_fresh_cpu[-1]:.2f}, kernel {fresh.kernel[-1]:.2f})")
             print(line, flush=True)
             for folder in (base / f"in{rep}", base / f"fresh{rep}"):
                 shutil.rmtree(folder, ignore_errors=True)
@@ -168,10 +168,15 @@ def main(argv: list[str] | None = None) -> int:
     if fresh.wall:
         print(f"evaluation pass, fresh process (summary wall time), per task: {spread(fresh.wall)} ms")
         print(f"evaluation pass, fresh process (whole process), per task: {spread(fresh.call)} ms")
-    print(f"CPU time per task (this process): env loop {statistics.median(bare.cpu):.2f} ms, "
+    print(f"CPU time per task: env loop {statistics.median(bare.cpu):.2f} ms, "
           f"evaluation pass {statistics.median(inproc.cpu):.2f} ms; ratio {statistics.median(ratios_cpu):.2f}x")
-    print(f"of which system (kernel) time per task: env loop {statistics.median(bare.kernel):.2f} ms, evaluation "
-          f"pass {statistics.median(inproc.kernel):.2f} ms [{min(inproc.kernel):.2f} - {max(inproc.kernel):.2f}] "
+    if fresh.cpu:
+        print(f"CPU time per task, fresh process (summary cpu_s): {spread(fresh.cpu)} ms; "
+              f"ratio to the env loop {statistics.median(ratios_fresh_cpu):.2f}x "
+              f"[{min(ratios_fresh_cpu):.2f} - {max(ratios_fresh_cpu):.2f}]")
+    kernel = inproc.kernel + fresh.kernel
+    print(f"of which system (kernel) time per task: env loop 0.00 ms, evaluation "
+          f"pass {statistics.median(kernel):.2f} ms [{min(kernel):.2f} - {max(kernel):.2f}] "
           "(a run's folder and five files; it follows the file system's load)")
     print(f"eval/env ratio in process: median {statistics.median(ratios):.2f}x "
           f"[{min(ratios):.2f} - {max(ratios):.2f}]  (goal <= {GOAL_RATIO:g}x)")
