@@ -15,6 +15,7 @@ import typer
 
 from ..cli_common import console
 from .commitment import (
+    RoundTasks,
     SealedError,
     build_commitment,
     commitment_digest,
@@ -34,11 +35,13 @@ def _fail(exc: Exception) -> typer.Exit:
 
 def open_round(state_dir: Path, *, secret_file: Path | None, suite: str | None, n_tasks: int | None,
                participants: list[str], submissions: int, rate: float, burst: int,
-               min_family_tasks: int = 3) -> RoundState:
-    """Open a round in ``state_dir`` (or load the one there), adding ``participants``; print what to publish."""
+               min_family_tasks: int = 3) -> tuple[RoundState, RoundTasks | None]:
+    """Open a round in ``state_dir`` (or load the one there), adding ``participants``; print what to publish.
+    Returns the state and, for a round opened now, the tasks generated for it."""
     from .keys import key_id, load_or_create_key, public_pem
 
     state = RoundState(state_dir)
+    rt: RoundTasks | None = None
     if state.exists:
         info = state.round()
         if suite is not None and suite != info["suite"] or n_tasks is not None and n_tasks != info.get("n_tasks"):
@@ -83,7 +86,7 @@ def open_round(state_dir: Path, *, secret_file: Path | None, suite: str | None, 
     console.print(f"public key {state.dir / 'public_key.pem'} (key id {key_id(public_pem(key))})", markup=False)
     for name in added:
         console.print(f"participant {name}: token file {state.dir / 'tokens' / (name + '.token')}", markup=False)
-    return state
+    return state, rt
 
 
 def serve_sealed(*, state_dir: Path, secret_file: Path | None, suite: str | None, n_tasks: int | None,
@@ -103,11 +106,11 @@ def serve_sealed(*, state_dir: Path, secret_file: Path | None, suite: str | None
             console.print(f"round closed; the secret is in {state_dir / REVEAL_FILE}; artifacts exported to {export}/ "
                           f"(check: acworld verify {export} --reveal {export / REVEAL_FILE})", markup=False)
             return
-        state = open_round(state_dir, secret_file=secret_file, suite=suite, n_tasks=n_tasks, participants=names,
+        state, rt = open_round(state_dir, secret_file=secret_file, suite=suite, n_tasks=n_tasks, participants=names,
                            submissions=submissions, rate=rate, burst=burst, min_family_tasks=min_family_tasks)
         from .host import SealedHost
 
-        sealed = SealedHost.start(state.dir, secret_file=secret_file, idle_timeout=idle_timeout)
+        sealed = SealedHost.start(state.dir, secret_file=secret_file, idle_timeout=idle_timeout, generated=rt)
     except SealedError as exc:
         raise _fail(exc) from None
     import gc

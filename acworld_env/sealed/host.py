@@ -52,8 +52,10 @@ class SealedHost:
         self._recover()
 
     @classmethod
-    def start(cls, state_dir: Path, *, secret_file: Path | None = None, idle_timeout: float = 900.0) -> SealedHost:
-        """Load the round in ``state_dir``: regenerate its tasks from the secret and check them against the commitment."""
+    def start(cls, state_dir: Path, *, secret_file: Path | None = None, idle_timeout: float = 900.0,
+              generated: RoundTasks | None = None) -> SealedHost:
+        """Load the round in ``state_dir``: regenerate its tasks from the secret (``generated``: the tasks this
+        process has just generated from it) and check them against the commitment."""
         from .keys import load_or_create_key
 
         state = RoundState(state_dir)
@@ -61,7 +63,7 @@ class SealedHost:
         if info.get("closed"):
             raise SealedError(f"the round in {state_dir} was revealed and is closed")
         secret = read_secret(Path(secret_file or info["secret_file"]))
-        rt = round_tasks(secret, info["suite"], info.get("n_tasks"))
+        rt = generated or round_tasks(secret, info["suite"], info.get("n_tasks"))
         problems = check_commitment(state.commitment(), secret, rt)
         if problems:
             raise SealedError(f"{state_dir}: {problems[0]}")

@@ -69,9 +69,9 @@ def sealed_round(tmp_path_factory: pytest.TempPathFactory) -> Any:
     root = tmp_path_factory.mktemp("sealed")
     state_dir, secret_file = root / "D", root / "secret.txt"
     secret_file.write_text("correct horse battery staple sealed round 35\n")
-    open_round(state_dir, secret_file=secret_file, suite=None, n_tasks=N_TASKS, participants=PARTICIPANTS,
+    _, generated = open_round(state_dir, secret_file=secret_file, suite=None, n_tasks=N_TASKS, participants=PARTICIPANTS,
                submissions=1, rate=10_000.0, burst=10_000, min_family_tasks=1)
-    sealed = SealedHost.start(state_dir)
+    sealed = SealedHost.start(state_dir, generated=generated)
     replies: list[bytes] = []
     server = ServerThread(app=Recorder(create_sealed_app(sealed), replies))
     url = server.start()
