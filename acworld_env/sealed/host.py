@@ -211,6 +211,10 @@ class SealedHost:
         from .submission import finish_submission
 
         with self._lock:
+            if not any(s["participant"] == name and s["status"] == "open" for s in self.subs.values()):
+                last = self.last_result(name)  # closing again (a lost reply) returns the same signed result
+                if last is not None:
+                    return last
             sub = self.current(name)
             for eid in [e for e, (s, _) in self.live.items() if s == sub["id"]]:
                 self.end_episode(eid, "aborted: the submission closed while the episode was in play")
@@ -220,6 +224,16 @@ class SealedHost:
             self.state.log("submission_closed", participant=name, submission=sub["id"],
                            root_digest=result["root_digest"], scored=result["scored"], unscored=result["unscored"])
             return result
+
+    def last_result(self, name: str) -> dict[str, Any] | None:
+        """The signed result of the participant's last closed submission, if any."""
+        from .result import RESULT_FILE, read_result
+
+        closed = [s for s in self.subs.values() if s["participant"] == name and s["status"] == "closed"]
+        if not closed:
+            return None
+        last = max(closed, key=lambda s: int(s["id"].rsplit("-", 1)[1]))
+        return read_result(self.state.submission_dir(last["id"]) / RESULT_FILE)
 
     def _recover(self) -> None:
         """Episodes in play when the host last stopped are lost: their slots become unscored runs."""

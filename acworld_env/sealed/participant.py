@@ -194,8 +194,17 @@ def _run(config: EvalConfig, client: SealedClient, factory: PolicyFactory, progr
     suite = info["commitment"]["suite"]
     if config.env_id not in (suite, suite.rsplit("-v", 1)[0]):
         raise SealedError(f"the round at {client.url} plays {suite}, not {config.env_id}")
-    sub = client.open_submission(config.policy)
     journal_path = config.out / JOURNAL_FILE
+    try:
+        sub = client.open_submission(config.policy)
+    except SealedClientError as exc:  # closed by a process that died before saving its result: fetch it
+        if not (config.resume and exc.code == "no_submissions_left"):
+            raise
+        result = client.call("GET", "/submissions/last")
+        if result.get("policy") != config.policy:
+            raise
+        write_result(config.out / RESULT_FILE, result)
+        return result
     journal = _read_journal(journal_path, sub["submission"])
     if sub["resumed"] and not config.resume:
         ended = sum(v == "ended" for v in sub["slots"].values())

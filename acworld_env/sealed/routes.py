@@ -6,7 +6,8 @@ Routes (JSON; errors are ``{"error": {"code", "message", "status"}}`` as on the 
     GET  /v1/sealed/public_key                      the host's Ed25519 public key (PEM)        (public)
     POST /v1/sealed/submissions                     open (or resume) your submission: {"policy": LABEL}
     GET  /v1/sealed/submissions/current             your open submission: slot states (new, open, ended)
-    POST /v1/sealed/submissions/current/close       close it: the signed result
+    POST /v1/sealed/submissions/current/close       close it: the signed result (again: the same result)
+    GET  /v1/sealed/submissions/last                your last closed submission's signed result
     POST /v1/sealed/episodes                        open a slot's episode: {"slot": "slot-001"}
     GET  /v1/sealed/episodes/{id}/observation       your actor's observation (structured and text)
     POST /v1/sealed/episodes/{id}/actions           one VCP action (Idempotency-Key: a retry runs nothing)
@@ -121,6 +122,14 @@ def create_sealed_app(sealed: SealedHost, *, bind: str = "127.0.0.1") -> FastAPI
     async def current(request: Request) -> Response:
         """Your open submission: each slot new, open or ended."""
         return _json(sealed.public_submission(sealed.current(who(request))))
+
+    @app.get(f"{PREFIX}/submissions/last")
+    async def last(request: Request) -> Response:
+        """The signed result of your last closed submission (404 when none is closed)."""
+        result = sealed.last_result(who(request))
+        if result is None:
+            raise RemoteError(404, "no_closed_submission", "none of your submissions is closed")
+        return _json(result)
 
     @app.post(f"{PREFIX}/submissions/current/close")
     async def close(request: Request) -> Response:

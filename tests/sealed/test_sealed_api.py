@@ -91,6 +91,13 @@ def test_two_participants_at_once_get_the_same_signed_figures(sealed_round, tmp_
     assert carol["participant"] == "carol" and dave["participant"] == "dave"
     key = rnd.state_dir / "public_key.pem"
     assert verify_signed(carol, key) == [] and verify_signed(dave, key) == []
+    # a lost reply at closing: closing again, or asking for the last result, gives the same signed result
+    client = SealedClient(rnd.url, rnd.token("carol"))
+    assert client.close_submission() == carol
+    assert client.call("GET", "/submissions/last") == carol
+    config = EvalConfig(env_id="capability-v1", policy="random", out=tmp_path / "carol-again", resume=True)
+    assert run_sealed(config, url=rnd.url, token=rnd.token("carol"), progress=False) == carol
+    assert json.loads((tmp_path / "carol-again" / "signed_result.json").read_text()) == carol
 
 
 def test_any_edit_of_a_signed_result_fails(sealed_round, tmp_path):
