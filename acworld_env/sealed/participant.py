@@ -182,7 +182,7 @@ def run_sealed(config: EvalConfig, *, url: str, token: str, progress: bool = Tru
     try:
         return _run(config, client, factory, progress, notes)
     except SealedClientError as exc:
-        raise SealedError(f"the host refused: {exc.code}: {exc.message}") from None
+        raise SealedError(f"{client.url}: {exc.code}: {exc.message}") from None
     finally:
         lock.release()
         client.close()
