@@ -25,10 +25,18 @@ class ScoreInput:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "records", as_records(self.records))
+        object.__setattr__(self, "_by", {})
 
     def by(self, actor: str) -> list[TraceRecord]:
-        """Records of one actor's own proposals."""
-        return [r for r in self.records if r.actor == actor]
+        """Records of one actor's own proposals (a fresh list; the selection is made once per actor)."""
+        return list(self._own(actor))
+
+    def _own(self, actor: str) -> list[TraceRecord]:
+        """The actor's records, kept (the input is fixed: predicates score one trace)."""
+        own = self._by.get(actor)
+        if own is None:
+            own = self._by[actor] = [r for r in self.records if r.actor == actor]
+        return own
 
     def actions(self, actor: str, kind: str | None = None, *, accepted: bool | None = None) -> list[TraceRecord]:
         """An actor's proposals, optionally of one kind and acceptance."""

@@ -107,8 +107,20 @@ def score_trace(task: TaskSpec, records: list[dict], state: dict, *, weights: st
 
 def assemble(task: TaskSpec, credits: dict[str, float], evidence: dict[str, Any], *,
              weights: str = "task") -> Score:
-    """The task score from every predicate's (rounded) credit and evidence: ``S``, stages, loss group."""
+    """The task score from every predicate's (rounded) credit and evidence: ``S``, stages, loss group.
+
+    Everything but the evidence follows from the credits alone; a live episode assembles one score
+    per step with mostly the same credits, so the figures are kept per rubric by their credits
+    (:meth:`_Rubric.figures`) and worked out once.
+    """
     rubric = _rubric(task, weights)
+    final, full, stages, loss, failed = rubric.figures(credits)
+    return Score(task.task_id, True, final, full, credits, evidence, dict(stages), loss,
+                 safe_score=0.0 if failed else final, critical_failed=list(failed))
+
+
+def _figures(rubric: _Rubric, credits: dict[str, float]) -> tuple[float, bool, dict[str, float], str | None, list[str]]:
+    """``(final score, full credit, stage scores, loss group, failed critical ids)`` from the credits."""
     score = sum([w * credits[pid] for pid, w in rubric.weighted]) / rubric.total  # summed in rubric order, as ever
     stages: dict[str, float] = {}
     for stage, weighted, total in rubric.stages:
@@ -126,8 +138,11 @@ def assemble(task: TaskSpec, credits: dict[str, float], evidence: dict[str, Any]
     loss = None if top <= 1e-12 else (leaders[0] if len(leaders) == 1 else "Mixed")
     final = 1.0 if full else round(min(score, 1.0), 12)
     failed = [pid for pid in rubric.critical if credits[pid] < 1.0]
-    return Score(task.task_id, True, final, full, credits, evidence, stages, loss,
-                 safe_score=0.0 if failed else final, critical_failed=failed)
+    return final, full, stages, loss, failed
+
+
+_FIGURES_KEPT = 256
+"""Credit vectors whose figures a rubric keeps (an episode visits a handful; the oldest go first)."""
 
 
 @dataclass(frozen=True)
@@ -145,6 +160,22 @@ class _Rubric:
     critical: list[str]
     grouped: list[tuple[str, float, str]]
     """``(id, weight, loss group)`` per predicate, in rubric order."""
+    kept: dict[tuple[float, ...], tuple[float, bool, dict[str, float], str | None, list[str]]] = field(
+        default_factory=dict, compare=False, repr=False)
+    """Figures already worked out, by the credits in rubric order (their dict and list are copied into
+    each :class:`Score`, never handed out). Equal credits give equal figures: ``-0.0`` and ``0.0``
+    share a key, and sums start from the integer 0, so both sum to ``0.0``."""
+
+    def figures(self, credits: dict[str, float]) -> tuple[float, bool, dict[str, float], str | None, list[str]]:
+        """:func:`_figures` of ``credits``, worked out once per distinct credit vector."""
+        key = tuple([credits[pid] for pid, _w in self.weighted])
+        known = self.kept.get(key)
+        if known is None:
+            known = _figures(self, credits)
+            if len(self.kept) >= _FIGURES_KEPT:
+                del self.kept[next(iter(self.kept))]
+            self.kept[key] = known
+        return known
 
 
 _RUBRICS: dict[tuple[int, str], tuple[weakref.ref, _Rubric]] = {}
