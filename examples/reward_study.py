@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import functools
 import hashlib
 import importlib.util
 import io
@@ -65,6 +64,7 @@ MODES = ("potential", "terminal", "success")
 HINTS = ("structured", "off")
 LEVELS = (0.3, 0.5)
 QUICK_FAMILY = "T10_timing"
+DEFAULT_TRAIN_SEEDS = list(range(2, 12))
 T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262}
 """Two-sided 95 % Student t quantiles by degrees of freedom (1.96 beyond)."""
 NEEDS = "torch, stable-baselines3, sb3-contrib and matplotlib (pip install 'acworld-env[rl]')"
@@ -133,7 +133,6 @@ def run_one(spec: RunSpec) -> dict[str, Any]:
         torch.set_num_threads(spec.torch_threads)
     except ImportError:  # a learner without torch (the tests' stand-in)
         pass
-    _memoise_generated_splits()
     learner = load_learner(spec.learner)
     common = {"hints": spec.hints, "featuriser": spec.featuriser, "families": _family_list(spec.families)}
     curve: list[list[float]] = []
@@ -149,9 +148,11 @@ def run_one(spec: RunSpec) -> dict[str, Any]:
                           bc=spec.bc, callback=follow, callback_every=spec.curve_every, **common)
     train_s = time.perf_counter() - started
     heldout = learner.evaluate(model, split="generated", seed=spec.heldout_seed, **common)
-    if not curve or curve[-1][0] < spec.steps:
-        curve.append([spec.steps, round(float(heldout["all"]), 4)])
-        curve_families.append({k: round(float(v), 4) for k, v in heldout.items() if k != "all"})
+    if curve and curve[-1][0] >= spec.steps:  # called before the last rollout's update: the end is the model returned
+        curve.pop()
+        curve_families.pop()
+    curve.append([spec.steps, round(float(heldout["all"]), 4)])
+    curve_families.append({k: round(float(v), 4) for k, v in heldout.items() if k != "all"})
     frozen = learner.evaluate(model, split="frozen", **common) if spec.frozen else {}
     saved = Path(learner.save(model, Path(spec.scratch) / f"{spec.name}.zip", hints=spec.hints,
                               featuriser=spec.featuriser))
@@ -165,23 +166,6 @@ def run_one(spec: RunSpec) -> dict[str, Any]:
         **{f"steps_to_{level}": steps_to_reach(curve, level) for level in LEVELS},
         "train_s": round(train_s, 1), "wall_s": round(time.perf_counter() - started, 1),
     }
-
-
-def _memoise_generated_splits() -> None:
-    """Generate each split once per worker process (a generated split takes seconds to build, and every run
-    of a worker trains on the same seeds and follows the same held-out split). Tasks are read-only."""
-    from acworld_env.tasks import suites
-
-    if getattr(suites.load_suite, "memoised", False):
-        return
-    memo = functools.lru_cache(maxsize=None)(suites.load_suite)
-
-    def load_suite(name: str, split: str = "frozen", seed: int = 0) -> list[Any]:
-        return list(memo(name, split, seed))
-
-    load_suite.memoised = True  # type: ignore[attr-defined]
-    load_suite.__doc__ = suites.load_suite.__doc__
-    suites.load_suite = load_suite
 
 
 def steps_to_reach(curve: Sequence[Sequence[float]], level: float) -> int | None:
@@ -447,7 +431,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--modes", nargs="+", default=list(MODES), choices=MODES)
     ap.add_argument("--hints", nargs="+", default=None, choices=HINTS)
     ap.add_argument("--families", nargs="+", default=None, help="Families to train and evaluate on (default all).")
-    ap.add_argument("--train-seeds", type=int, nargs="+", default=list(range(2, 12)),
+    ap.add_argument("--train-seeds", type=int, nargs="+", default=DEFAULT_TRAIN_SEEDS,
                     help="Generation seeds of the training tasks (disjoint from --heldout-seed).")
     ap.add_argument("--heldout-seed", type=int, default=1, help="Generation seed of the held-out split.")
     ap.add_argument("--check-seed", type=int, default=1001,
@@ -462,11 +446,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--learner", type=Path, default=LEARNER, help="The learner script (its API: see the docstring).")
     args = ap.parse_args(argv)
     if args.quick:
-        args.steps = args.steps or 3072
+        args.steps = args.steps or 2048
         args.seeds = args.seeds or [0]
         args.hints = args.hints or ["structured"]
         args.families = args.families or [QUICK_FAMILY]
-        args.curve_points = min(args.curve_points, 3)
+        args.curve_points = min(args.curve_points, 2)
+        args.train_seeds = args.train_seeds if args.train_seeds != DEFAULT_TRAIN_SEEDS else [2]
+        args.no_bc = True  # the rise is then the RL reward's doing, not cloning's
         args.no_check = True
     args.steps = args.steps or 16_384
     args.seeds = args.seeds or [0, 1, 2]
@@ -508,7 +494,8 @@ def _study(args: argparse.Namespace, argv: list[str] | None) -> dict[str, Any]:
                      heldout_seed=args.heldout_seed, families=families, featuriser=featuriser, curve_every=every,
                      bc=not args.no_bc, scratch=str(scratch), frozen=not args.quick,
                      learner=str(args.learner))
-             for h in args.hints for s in args.seeds for m in args.modes]
+             for m in args.modes for h in args.hints for s in args.seeds]
+    # mode outermost: the first runs clone one actor per (hints, seed) concurrently, the later modes reuse them
     if hasattr(learner, "demonstrations") and not args.no_bc:
         _warm_demonstrations(learner, args, families, featuriser)
     runs: list[dict[str, Any]] = []
@@ -518,6 +505,7 @@ def _study(args: argparse.Namespace, argv: list[str] | None) -> dict[str, Any]:
                   f"{record['curve'][0][1]:.3f} -> {record['heldout_mean']:.3f}, frozen {record['frozen_mean']}, "
                   f"{record['wall_s']:.0f} s", flush=True)
             runs.append(record)
+    runs.sort(key=lambda r: (HINTS.index(r["hints"]), MODES.index(r["reward"]), r["seed"]))
     summary = summarise(runs, modes=args.modes, hints=args.hints)
     best = keep_best(runs, policies)
     coverage_path = ROOT / "baselines" / "menu_coverage.json"

@@ -143,7 +143,6 @@ def test_quick_mode_potential_learner_rises_above_its_start(tmp_path):
     assert {r["reward"] for r in record["runs"]} == set(rs.MODES)
     potential = next(r for r in record["runs"] if r["reward"] == "potential")
     assert potential["heldout_mean"] > potential["curve"][0][1], potential["curve"]
-    assert record["wall_s"] <= 180
 
 
 def test_the_recorded_best_policy_reaches_its_figure_through_acworld_eval_and_verifies(tmp_path):
