@@ -143,7 +143,11 @@ def test_requests_are_rate_limited_per_token(sealed_round, monkeypatch):
     assert err.value.code == "no_open_submission"
 
 
-def test_no_secret_token_or_seed_reaches_a_reply_or_a_file_before_the_reveal(sealed_round, tmp_path, capfd):
+def test_no_secret_token_or_seed_reaches_a_reply_or_a_file_before_the_reveal(sealed_round, tmp_path, capfd,
+                                                                              caplog):
+    import logging
+
+    caplog.set_level(logging.DEBUG)
     rnd = sealed_round
     play(rnd, "heidi", tmp_path / "heidi")
     client = SealedClient(rnd.url, rnd.token("ivan"))
@@ -171,7 +175,7 @@ def test_no_secret_token_or_seed_reaches_a_reply_or_a_file_before_the_reveal(sea
             data = path.read_bytes()
             assert seed not in data and not any(t in data for t in tokens.values()), path
     captured = capfd.readouterr()
-    printed = (captured.out + captured.err).encode()
+    printed = (captured.out + captured.err + "\n".join(r.getMessage() for r in caplog.records)).encode()
     assert secret not in printed and not any(t in printed for t in tokens.values())
 
 
