@@ -101,8 +101,8 @@ def eval_command(
         import importlib
 
         module, _, attr = SEALED_EVAL.partition(":")
-        return getattr(importlib.import_module(module), attr)(config, url=remote, token_file=token_file, progress=not quiet,
-                               allow_unscored=allow_unscored)
+        run_remote = getattr(importlib.import_module(module), attr)
+        return run_remote(config, url=remote, token_file=token_file, progress=not quiet, allow_unscored=allow_unscored)
     notes: list[str] = []
     try:
         summary = run_eval(config, progress=not quiet, notes=notes)
