@@ -483,7 +483,7 @@ def _featuriser(name: str) -> str | None:
 
 def _study(args: argparse.Namespace, argv: list[str] | None) -> dict[str, Any]:
     started = time.perf_counter()
-    learner = load_learner(args.learner)
+    load_learner(args.learner)  # a missing or broken learner fails here, before any worker starts
     families = tuple(args.families) if args.families else None
     featuriser = _featuriser(args.featuriser)
     out = args.out or ROOT / "baselines" / ("reward_study_quick.json" if args.quick else "reward_study.json")
@@ -496,10 +496,14 @@ def _study(args: argparse.Namespace, argv: list[str] | None) -> dict[str, Any]:
                      learner=str(args.learner))
              for m in args.modes for h in args.hints for s in args.seeds]
     # mode outermost: the first runs clone one actor per (hints, seed) concurrently, the later modes reuse them
-    if hasattr(learner, "demonstrations") and not args.no_bc:
-        _warm_demonstrations(learner, args, families, featuriser)
+    version = learner_version(args.learner)
     runs: list[dict[str, Any]] = []
     with ProcessPoolExecutor(max_workers=min(args.workers, len(specs)), mp_context=get_context("spawn")) as pool:
+        if not args.no_bc:
+            warm = [pool.submit(warm_demonstrations, str(args.learner), h, featuriser, families,
+                                tuple(args.train_seeds)) for h in args.hints]
+            demo_steps = {h: w.result() for h, w in zip(args.hints, warm, strict=True)}
+            print(f"demonstrations ready: {demo_steps} steps", flush=True)
         for record in pool.map(run_one, specs):
             print(f"{record['hints']:>10} {record['reward']:>9} seed {record['seed']}: held-out "
                   f"{record['curve'][0][1]:.3f} -> {record['heldout_mean']:.3f}, frozen {record['frozen_mean']}, "
@@ -527,7 +531,8 @@ def _study(args: argparse.Namespace, argv: list[str] | None) -> dict[str, Any]:
                    "families": list(families) if families else "all", "train_seeds": args.train_seeds,
                    "heldout_seed": args.heldout_seed, "check_seed": args.check_seed, "curve_every": every,
                    "featuriser": featuriser, "bc": not args.no_bc, "workers": args.workers, "torch_threads": 1,
-                   "learner": "examples/menu_learner.py"},
+                   "learner": str(args.learner.relative_to(ROOT)) if args.learner.is_relative_to(ROOT) else
+                   str(args.learner), "learner_version": version},
         "notes": {
             "curve": "held-out generated score (greedy) against RL env steps; step 0 is the policy after "
                      "behaviour cloning",
@@ -552,12 +557,22 @@ def _study(args: argparse.Namespace, argv: list[str] | None) -> dict[str, Any]:
     return record
 
 
-def _warm_demonstrations(learner: ModuleType, args: argparse.Namespace, families: tuple[str, ...] | None,
-                         featuriser: str | None) -> None:
-    """Build the demonstrations once in the parent so that the workers read the learner's cache."""
-    for h in args.hints:
-        learner.demonstrations(hints=h, featuriser=featuriser, families=_family_list(families),
-                               seeds=list(args.train_seeds))
+def warm_demonstrations(learner_path: str, hints: str, featuriser: str | None, families: tuple[str, ...] | None,
+                        seeds: tuple[int, ...]) -> int:
+    """Build (or read) one hints setting's demonstrations, so that the runs find them in the learner's disk
+    cache instead of building them twice at once; the number of demonstrated steps."""
+    learner = load_learner(learner_path)
+    return len(learner.demonstrations(hints=hints, featuriser=featuriser, families=_family_list(families),
+                                      seeds=list(seeds)))
+
+
+def learner_version(path: Path) -> dict[str, str]:
+    """The learner script's SHA-256 and the repository commit it was last committed in (what the study ran)."""
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    proc = subprocess.run(["git", "log", "-1", "--format=%H", "--", str(path)], cwd=ROOT, capture_output=True,
+                          text=True, check=False)
+    dirty = subprocess.run(["git", "diff", "--quiet", "--", str(path)], cwd=ROOT, check=False).returncode == 1
+    return {"sha256": digest, "commit": proc.stdout.strip() or None, "uncommitted_changes": dirty}
 
 
 def _print_table(record: dict[str, Any]) -> None:
