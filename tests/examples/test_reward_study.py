@@ -24,7 +24,7 @@ RATE = {"potential": 0.5, "terminal": 0.3, "success": 0.1}
 
 
 def demonstrations(*, hints, featuriser, families=None, seeds):
-    return None
+    return [(hints, seed) for seed in seeds]
 
 
 def train(*, reward, seed, hints, featuriser, steps, families=None, train_seeds, bc=True, callback=None,
