@@ -51,6 +51,8 @@ NET_ARCH = (256, 256)
 """Hidden layers of the actor and of the critic."""
 BC_EPOCHS = 15
 """Passes of behaviour cloning over the demonstrations (the actor)."""
+MIN_BC_UPDATES = 300
+"""Small demonstration sets (one family) get more epochs, so cloning always takes this many gradient steps."""
 CRITIC_EPOCHS = 4
 """Passes fitting the value head to the demonstrations' returns under the run's reward mode."""
 BC_BATCH = 256
@@ -93,6 +95,13 @@ def pick_families(tasks: list[Any], families: Sequence[str] | None) -> list[Any]
         return list(tasks)
     wanted = set(families)
     return [t for t in tasks if t.family in wanted or t.family.split("_")[0] in wanted]
+
+
+def n_features_of(featuriser: str | None) -> int:
+    """The length of the policy's feature vector with ``featuriser``."""
+    from acworld_env.wrappers.menu import n_features
+
+    return n_features(featuriser)
 
 
 def _check(hints: str, featuriser: str | None) -> None:
@@ -296,11 +305,15 @@ def _tensors(demos: Demos) -> tuple[dict[str, Any], Any, Any]:
 def clone_actor(model: Any, demos: Demos, *, seed: int, epochs: int = BC_EPOCHS) -> dict[str, float]:
     """Fit ``model``'s actor to the demonstrated slots by cross-entropy under the masked distribution.
 
+    ``epochs`` passes, or more when the demonstrations are few (at least :data:`MIN_BC_UPDATES`
+    gradient steps); the report says how many.
+
     The result depends only on the demonstrations, the seed and the settings, so it is cached on
     disk (``actor-KEY.npz`` beside the demonstrations) and shared by runs that differ only in reward.
     """
     import torch
 
+    epochs = max(epochs, -(-MIN_BC_UPDATES // -(-len(demos) // BC_BATCH)))
     policy = model.policy
     key = hashlib.sha256(json.dumps([demos.meta.get("key"), seed, epochs, BC_LR, BC_BATCH, list(NET_ARCH)])
                          .encode()).hexdigest()[:16]
@@ -382,8 +395,11 @@ def train(*, reward: str = "potential", seed: int = 0, hints: str = "structured"
     if not tasks:
         raise SystemExit(f"no generated tasks of families {list(families or [])}")
     env = Monitor(menu_env(tasks, hints=hints, featuriser=featuriser, reward=reward))
+    settings = dict(PPO)
+    if 0 < steps < settings["n_steps"]:  # a short run still learns from one rollout of its own length
+        settings.update(n_steps=steps, batch_size=min(settings["batch_size"], steps))
     model = MaskablePPO("MultiInputPolicy", env, seed=seed, verbose=0, device="cpu",
-                        policy_kwargs={"net_arch": {"pi": list(NET_ARCH), "vf": list(NET_ARCH)}}, **PPO)
+                        policy_kwargs={"net_arch": {"pi": list(NET_ARCH), "vf": list(NET_ARCH)}}, **settings)
     model.bc_report = None
     if bc:
         if demos is None:
@@ -399,7 +415,7 @@ def train(*, reward: str = "potential", seed: int = 0, hints: str = "structured"
         def _on_step(self) -> bool:
             if callback is not None and self.num_timesteps % callback_every == 0:
                 callback(self.num_timesteps, self.model)
-            return True
+            return self.num_timesteps < steps  # stop at exactly ``steps`` (SB3 would finish the rollout)
 
     if steps > 0:
         model.learn(total_timesteps=steps, callback=Every())

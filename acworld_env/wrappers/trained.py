@@ -190,8 +190,10 @@ class TrainedMenuPolicy:
 
     def reset(self, seed: int | None = None) -> None:
         """Forget the episode (a fresh memory of what the agent has seen)."""
+        from ..wrappers.featurise import Featuriser
+
         self.known = None
-        self.featuriser.reset()
+        self.featuriser = Featuriser(self.meta["featuriser"])  # a new one: copies of a policy play at once
 
     def vector(self, observation: dict[str, Any]) -> np.ndarray:
         """The policy's input features for ``observation`` (already fed to :attr:`known`)."""
