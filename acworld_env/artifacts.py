@@ -28,12 +28,25 @@ RUN_FILE, TRACE_FILE, LOG_FILE = "run.json", "trace.jsonl", "commits.sqlite"
 
 
 def read_json_file(path: Path) -> Any:
-    """A JSON file's value; a file nested too deeply to parse is a ``ValueError``, not a ``RecursionError``."""
-    text = Path(path).read_text(encoding="utf-8")
+    """A JSON file's value (UTF-8); a file nested too deeply to parse is a ``ValueError``, not a ``RecursionError``."""
+    text = read_file(path).decode("utf-8")
     try:
         return json.loads(text)
     except RecursionError:
         raise ValueError(f"{Path(path).name} is nested too deeply to be an artifact") from None
+
+
+def read_file(path: Path) -> bytes:
+    """A file's bytes, as ``Path.read_bytes`` gives them, with no file object (a run's small files are read
+    back once each: the buffered-file layer cost more than the read)."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0))
+    try:
+        chunks = []
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+    finally:
+        os.close(fd)
+    return b"".join(chunks)
 
 
 _TASK_FILES: dict[int, tuple[weakref.ref, tuple[str, str]]] = {}

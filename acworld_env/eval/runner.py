@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..artifacts import read_json_file, task_files
+from ..artifacts import RUN_FILE, read_file, read_json_file, task_files
 from ..tasks.anchor import SuiteIndex
 from .audit import RunCheck, check_run
 from .config import EvalConfig, make_factory
@@ -267,14 +267,15 @@ class _State:
 
     def collect(self, run: RunSpec, outcome: RunOutcome) -> None:
         """Take one finished run (writing its artifacts if they came back as bytes)."""
+        run_dir = self.run_dir(run)
         if outcome.files is not None:
-            write_files(self.run_dir(run), outcome.files)
+            write_files(run_dir, outcome.files)
         self.executed.append(outcome)
         row = result_row(run.task, repeat=run.repeat, seed=run.seed, status=outcome.status,
-                         run_dir=self.run_dir(run), score=outcome.score, reason=outcome.reason,
+                         run_dir=run_dir, score=outcome.score, reason=outcome.reason,
                          usage=outcome.usage, wall_s=outcome.wall_s)
         self.rows[run.key] = row
-        self.entries[run.key] = _entry_on_disk(run, self.run_dir(run), outcome, self.task_hash(run.task))
+        self.entries[run.key] = _entry_on_disk(run, run_dir, outcome, self.task_hash(run.task))
         if outcome.status == "scored":
             self.stages[run.key] = outcome.stages
         self.bar.update(row)
@@ -351,8 +352,8 @@ def _entry_on_disk(run: RunSpec, path: Path, outcome: RunOutcome, hashed: str) -
               "repeat": run.repeat}
     if outcome.status == "scored":
         try:
-            meta = read_json_file(path / "run.json")
-            return run_entry(**common, status="scored", run=meta, score_bytes=(path / "score.json").read_bytes())
+            meta = read_json_file(path / RUN_FILE)
+            return run_entry(**common, status="scored", run=meta, score_bytes=read_file(path / "score.json"))
         except (OSError, ValueError):
             return run_entry(**common, status="unscored", reason="artifacts could not be read back")
     return run_entry(**common, status="unscored", reason=outcome.reason)
