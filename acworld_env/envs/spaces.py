@@ -125,8 +125,17 @@ def _obs_json(raw: dict[str, Any]) -> str:
         except TypeError:
             out = None
         if out is not None and out.isascii() and b"\x7f" not in out and not may_hold_float(out):
-            return out.decode("ascii")
+            text = out.decode("ascii")
+            if len(_COMPILED) >= _COMPILED_KEPT:
+                del _COMPILED[next(iter(_COMPILED))]
+            _COMPILED[id(text)] = text
+            return text
     return _OBS_ENCODER.encode(raw)
+
+
+_COMPILED: dict[int, str] = {}
+"""The latest ``json`` texts the compiled encoder wrote, by identity (held here, so an id is not reused)."""
+_COMPILED_KEPT = 64
 
 
 def _fit_json(raw: dict[str, Any]) -> str:
@@ -164,8 +173,16 @@ def encode_observation(raw: dict[str, Any], text: str) -> dict[str, Any]:
 
 
 def decode_observation(obs: dict[str, Any]) -> dict[str, Any]:
-    """The structured observation (request, mandate, inbox, last result, ...) a policy acts on."""
-    return json.loads(obs["json"])
+    """The structured observation (request, mandate, inbox, last result, ...) a policy acts on.
+
+    A text the compiled encoder wrote (one of the latest, the very object) is read back by the
+    compiled decoder: it holds no floats and only integers within 64 bits, which both decoders read
+    alike. Any other text is read by ``json.loads``.
+    """
+    text = obs["json"]
+    if _COMPILED.get(id(text)) is text:
+        return _orjson.loads(text)
+    return json.loads(text)
 
 
 class VCPActionSpace(spaces.Space[dict]):

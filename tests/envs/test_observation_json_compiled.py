@@ -62,3 +62,17 @@ def test_a_plain_observation_takes_the_compiled_path() -> None:
            "last_result": None, "mandate": {"ceiling": 9000}}
     assert spaces._orjson.dumps(raw, option=spaces._orjson.OPT_SORT_KEYS).decode() == _standard(raw)
     assert _obs_json(raw) == _standard(raw)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(_TEXT, _JSON, max_size=6))
+def test_decoding_gives_what_json_loads_gives(raw: dict) -> None:
+    text = _obs_json(raw)
+    decoded = spaces.decode_observation({"json": text})
+    assert decoded == json.loads(text)
+    assert json.dumps(decoded, sort_keys=True) == json.dumps(json.loads(text), sort_keys=True)  # types too (1 vs 1.0)
+
+
+def test_a_text_the_compiled_encoder_did_not_write_is_read_by_json() -> None:
+    text = '{"big":123456789012345678901234567890,"f":1e400}'
+    assert spaces.decode_observation({"json": text}) == {"big": 123456789012345678901234567890, "f": float("inf")}
