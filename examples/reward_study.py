@@ -443,6 +443,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--out", type=Path, default=None, help="The JSON (default baselines/reward_study.json).")
     ap.add_argument("--policies", type=Path, default=None, help="Where the best policies go (baselines/policies).")
     ap.add_argument("--no-check", action="store_true", help="Skip the acworld eval check of the best policies.")
+    ap.add_argument("--tables", type=Path, default=None, metavar="JSON",
+                    help="Print the README's markdown tables from a recorded study and exit.")
     ap.add_argument("--learner", type=Path, default=LEARNER, help="The learner script (its API: see the docstring).")
     args = ap.parse_args(argv)
     if args.quick:
@@ -468,6 +470,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     """Run the study; write the JSON, the figure and the best policies; return the JSON's content."""
     args = parse_args(argv)
+    if args.tables is not None:
+        try:
+            record = json.loads(args.tables.read_text())
+            print(markdown_tables(record))
+        except (OSError, ValueError, KeyError) as exc:
+            sys.exit(f"reward_study.py: {args.tables} is not a recorded study ({exc})")
+        return record
     missing = missing_libraries() if args.learner == LEARNER else []
     if missing:
         sys.exit(f"reward_study.py needs {NEEDS}; missing here: {', '.join(missing)}")
@@ -571,7 +580,7 @@ def learner_version(path: Path) -> dict[str, str]:
     digest = hashlib.sha256(path.read_bytes()).hexdigest()
     proc = subprocess.run(["git", "log", "-1", "--format=%H", "--", str(path)], cwd=ROOT, capture_output=True,
                           text=True, check=False)
-    dirty = subprocess.run(["git", "diff", "--quiet", "--", str(path)], cwd=ROOT, check=False).returncode == 1
+    dirty = subprocess.run(["git", "diff", "--quiet", "--", str(path)], cwd=ROOT, capture_output=True, check=False).returncode == 1
     return {"sha256": digest, "commit": proc.stdout.strip() or None, "uncommitted_changes": dirty}
 
 
@@ -583,6 +592,41 @@ def _print_table(record: dict[str, Any]) -> None:
         for name, d in record["differences"].get(h, {}).items():
             for split, ci in d.items():
                 print(f"{h:>10} {name}: {split} {ci['mean']:+.3f} [{ci['lo95']:+.3f}, {ci['hi95']:+.3f}]")
+
+
+def _fmt(x: float | None, digits: int = 3) -> str:
+    return "-" if x is None else f"{x:.{digits}f}"
+
+
+def markdown_tables(record: dict[str, Any]) -> str:
+    """The README's tables from a study record: mode x hints, the differences, and per family."""
+    lines = ["| hints | reward | frozen mean | held-out mean | held-out spread (std; min-max) | 95 % band | "
+             "steps to 0.3 | steps to 0.5 |", "|---|---|---|---|---|---|---|---|"]
+    for h, modes in record["by_mode"].items():
+        for m, e in modes.items():
+            fz, ho = e["frozen"], e["heldout"]
+            reach = []
+            for level in LEVELS:
+                r = e[f"steps_to_{level}"]
+                reach.append(f"{r['median_of_reached'] if r['median_of_reached'] is not None else 'never'} "
+                             f"({r['reached']}/{len(r['runs'])})")
+            lines.append(f"| {h} | {m} | {_fmt(fz['mean'])} | {_fmt(ho['mean'])} | {_fmt(ho['std'])}; "
+                         f"{_fmt(ho['min'])}-{_fmt(ho['max'])} | {_fmt(ho['lo95'])}-{_fmt(ho['hi95'])} | "
+                         f"{reach[0]} | {reach[1]} |")
+    lines += ["", "| hints | difference | frozen: mean [95 % CI] | held-out: mean [95 % CI] |", "|---|---|---|---|"]
+    for h, diffs in record["differences"].items():
+        for name, d in diffs.items():
+            cells = [f"{d[s]['mean']:+.3f} [{d[s]['lo95']:+.3f}, {d[s]['hi95']:+.3f}]" if s in d else "-"
+                     for s in ("frozen", "heldout")]
+            lines.append(f"| {h} | {name} | {cells[0]} | {cells[1]} |")
+    cols = [(h, m) for h, modes in record["by_mode"].items() for m in modes]
+    families = sorted({f for h, m in cols for f in record["by_mode"][h][m]["heldout_by_family"]},
+                      key=lambda f: int(f.split("_")[0][1:]))
+    lines += ["", "| family | " + " | ".join(f"{h} {m}" for h, m in cols) + " |", "|---|" + "---|" * len(cols)]
+    for f in families:
+        cells = [_fmt(record["by_mode"][h][m]["heldout_by_family"].get(f)) for h, m in cols]
+        lines.append(f"| {f} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
 
 
 __all__ = ["RunSpec", "band", "bootstrap_difference", "check_policy", "curve_band", "keep_best", "low_families",

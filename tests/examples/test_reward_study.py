@@ -125,6 +125,10 @@ def test_the_study_with_a_stand_in_learner_writes_every_record_the_bands_and_the
     assert all(Path(p).is_file() and "potential-s1" in p for p in kept.values())
     assert sorted(r["policy"] for r in runs if r["policy"]) == sorted(kept.values())
     assert record["command"].startswith("python examples/reward_study.py --learner") and record["wall_s"] > 0
+    tables = rs.markdown_tables(record)
+    assert "| off | success | 0.160 | 0.160 | 0.014; 0.150-0.170 |" in tables
+    assert "| off | potential - terminal | +0.200 [+0.180, +0.220] | +0.200 [+0.180, +0.220] |" in tables
+    assert "| T2_grounding | " in tables and tables.count("\n| structured |") == 5
 
 
 def test_bad_input_is_one_line(tmp_path, capsys):
