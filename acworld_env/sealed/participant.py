@@ -178,6 +178,8 @@ def run_sealed(config: EvalConfig, *, url: str, token: str, progress: bool = Tru
     factory = factory or build_factory(config)
     client = SealedClient(url, token, timeout=120.0, retries=3)
     prepare_out(config.out)
+    if (config.out / "manifest.json").exists():
+        raise SealedError(f"--out {config.out} holds a local evaluation; choose another folder for a sealed round")
     lock = OutLock(config.out).acquire()
     try:
         return _run(config, client, factory, progress, notes)

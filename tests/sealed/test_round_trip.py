@@ -116,6 +116,10 @@ def test_usage_errors_are_one_line(sealed_round, tmp_path):
     res = cli("eval", "capability-v1", "--remote", sealed_round.url, "--token-file", tmp_path / "wrong.token",
               "--policy", "random", "--out", tmp_path / "o2")
     assert res.exit_code == 2 and "unknown_credential" in res.output
+    (tmp_path / "local").mkdir()
+    (tmp_path / "local" / "manifest.json").write_text("{}")
+    res = remote_eval(sealed_round, "bob", tmp_path / "local", "--policy", "random")
+    assert res.exit_code == 2 and "holds a local evaluation" in res.output
     res = cli("verify", "--signed", tmp_path / "bad.token")
     assert res.exit_code == 2 and "--public-key" in res.output
     res = cli("serve", "--sealed", "--state-dir", tmp_path / "nothing")
