@@ -270,23 +270,27 @@ def summarise(runs: list[dict[str, Any]], *, modes: Sequence[str], hints: Sequen
     return {"by_mode": by_mode, "differences": differences}
 
 
-def low_families(best: dict[str, Any], coverage: dict[str, Any] | None, *, level: float = 0.5) -> dict[str, Any]:
+def low_families(best: dict[str, Any], coverage: dict[str, Any] | None, *, heldout_seed: int = 1,
+                 level: float = 0.5) -> dict[str, Any]:
     """Per family where the best run's held-out score stays under ``level``: the measured reasons.
 
-    - ``menu_covered``: share of that family's held-out references the menu can replay to the
-      reference score (``baselines/menu_coverage.json``, the generated split, same hints): below 1
-      means the menu lacks an action the reference takes (or the observation lacks a fact it needs);
-    - ``still_rising``: the family's held-out score over the last third of the curve rose by more
-      than 0.05 (more budget would likely help);
-    - ``after_bc`` / ``final``: the family's score at step 0 (behaviour cloning alone) and at the end.
+    From ``baselines/menu_coverage.json`` (the held-out generated split, same hints), which replays
+    each task's reference episode slot by slot through the menu:
+
+    - ``menu_covered``: share of the family's references the menu replays to the reference score
+      (about the best a menu policy can reach there); the rest split into ``no_slot`` (the menu
+      lacks the action), ``unseen`` (the action needs an id or figure the actor never saw: the
+      observation lacks the fact) and ``score_short`` (replayed, but short of the reference score);
+
+    and from the run's own curve:
+
+    - ``after_bc`` / ``final``: the family's held-out score at step 0 (cloning alone) and at the end;
+    - ``still_rising``: it rose by more than 0.05 over the last third of the curve (budget too small).
     """
     out: dict[str, Any] = {}
     fams = best["curve_families"]
-    cov_split = None
-    if coverage:
-        key = next((k for k in coverage.get("splits", {}) if k.startswith("generated")
-                    and k.endswith(f"hints {best['hints']}")), None)
-        cov_split = coverage["splits"].get(key) if key else None
+    key = f"generated (seed {heldout_seed}), hints {best['hints']}"
+    cov_split = (coverage or {}).get("splits", {}).get(key)
     for family, final in sorted(best["heldout"].items()):
         if final >= level:
             continue
@@ -295,21 +299,27 @@ def low_families(best: dict[str, Any], coverage: dict[str, Any] | None, *, level
         reasons = []
         entry: dict[str, Any] = {"final": final, "after_bc": series[0] if series else None,
                                  "frozen": best["frozen"].get(family)}
-        if cov_split and family in cov_split.get("by_family", {}):
-            fam_cov = cov_split["by_family"][family]
-            total = fam_cov.get("tasks") or (fam_cov["covered"] + sum(fam_cov.get("missing", {}).values()))
-            share = fam_cov["covered"] / total if total else None
-            entry["menu_covered"] = round(share, 3) if share is not None else None
-            entry["menu_missing"] = fam_cov.get("missing", {})
-            if share is not None and share < 1.0:
-                reasons.append(f"menu replays only {share:.0%} of the references")
+        cov = (cov_split or {}).get("by_family", {}).get(family)
+        if cov:
+            total = cov.get("tasks") or 0
+            share = cov["covered"] / total if total else None
+            unseen = cov.get("missing_unseen_figure", 0) + cov.get("missing_unseen_id", 0)
+            entry.update({"menu_covered": None if share is None else round(share, 3), "tasks": total,
+                          "no_slot": cov.get("missing_no_slot", 0), "unseen": unseen,
+                          "score_short": cov.get("score_short", 0), "missing_kinds": cov.get("missing", {})})
+            if entry["no_slot"]:
+                kinds = ", ".join(sorted(cov.get("missing", {})))
+                reasons.append(f"menu lacks the action for {entry['no_slot']}/{total} references ({kinds})")
+            if unseen:
+                reasons.append(f"observation lacks the id or figure the reference used in {unseen}/{total}")
+            if entry["score_short"]:
+                reasons.append(f"menu replay falls short of the reference score in {entry['score_short']}/{total}")
+            if share is not None and final < share - 0.2:
+                reasons.append(f"learner reaches {final:.2f} where the menu replays {share:.0%} of the references")
         entry["still_rising"] = bool(series and final - third > 0.05)
         if entry["still_rising"]:
             reasons.append("still rising at the end of the budget")
-        if not reasons:
-            reasons.append("menu covers the references and the curve is flat: the learner does not find it "
-                           "in this budget")
-        entry["reasons"] = reasons
+        entry["reasons"] = reasons or ["none measured: the menu covers the references and the curve is flat"]
         out[family] = entry
     return out
 
@@ -525,7 +535,7 @@ def _study(args: argparse.Namespace, argv: list[str] | None) -> dict[str, Any]:
     coverage = json.loads(coverage_path.read_text()) if coverage_path.is_file() else None
     for entry in best.values():
         top = next(r for r in runs if r["policy"] == entry["policy"])
-        entry["low_families"] = low_families(top, coverage)
+        entry["low_families"] = low_families(top, coverage, heldout_seed=args.heldout_seed)
         if not args.no_check:
             entry["check"] = check_policy(ROOT / entry["policy"], seed=args.check_seed)
             entry["check"]["within_0.05"] = abs(entry["check"]["mean"] - entry["heldout_mean"]) <= 0.05

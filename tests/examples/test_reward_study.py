@@ -94,13 +94,19 @@ def test_low_families_name_measured_reasons():
                 {"T1_discovery": 0.0, "T7_lifecycle": 0.2}, {"T1_discovery": 0.0, "T7_lifecycle": 0.2},
                 {"T1_discovery": 0.02, "T7_lifecycle": 0.2}, {"T1_discovery": 0.1, "T7_lifecycle": 0.2}]}
     coverage = {"splits": {"generated (seed 1), hints off": {"by_family": {
-        "T1_discovery": {"covered": 0, "tasks": 20, "missing": {"search_listings": 20}},
-        "T7_lifecycle": {"covered": 20, "tasks": 20, "missing": {}}}}}}
+        "T1_discovery": {"covered": 0, "tasks": 20, "missing": {"search_listings": 20}, "missing_no_slot": 20},
+        "T7_lifecycle": {"covered": 12, "tasks": 20, "missing": {"get_shipment": 8}, "missing_unseen_id": 7,
+                         "missing_no_slot": 1}}}}}
     low = rs.low_families(best, coverage)
     assert set(low) == {"T1_discovery", "T7_lifecycle"}
-    assert low["T1_discovery"]["menu_covered"] == 0.0 and low["T1_discovery"]["still_rising"]
-    assert low["T7_lifecycle"]["menu_covered"] == 1.0 and not low["T7_lifecycle"]["still_rising"]
-    assert "does not find it" in low["T7_lifecycle"]["reasons"][0]
+    t1, t7 = low["T1_discovery"], low["T7_lifecycle"]
+    assert t1["menu_covered"] == 0.0 and t1["still_rising"] and t1["no_slot"] == 20
+    assert t1["reasons"][0] == "menu lacks the action for 20/20 references (search_listings)"
+    assert t7["menu_covered"] == 0.6 and not t7["still_rising"] and t7["unseen"] == 7
+    assert "observation lacks the id or figure the reference used in 7/20" in t7["reasons"]
+    assert "learner reaches 0.20 where the menu replays 60% of the references" in t7["reasons"]
+    bare = rs.low_families({**best, "heldout": {"T7_lifecycle": 0.2}}, None)
+    assert bare["T7_lifecycle"]["reasons"][0].startswith("none measured")
 
 
 def test_the_study_with_a_stand_in_learner_writes_every_record_the_bands_and_the_best(tmp_path):
