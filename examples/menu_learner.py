@@ -70,12 +70,34 @@ def cache_dir() -> Path:
     return Path(os.environ.get("ACWORLD_DEMO_CACHE") or Path.home() / ".cache" / "acworld" / "demos")
 
 
+@functools.lru_cache(maxsize=1)
+def _builders_digest() -> str:
+    """A digest of the task builders' source: cached generated tasks are rebuilt when it changes."""
+    import acworld_env
+
+    package = Path(acworld_env.__file__).parent
+    digest = hashlib.sha256()
+    for path in sorted([*package.glob("tasks/**/*.py"), *package.glob("core/*.py"), *package.glob("catalog/*.py")]):
+        digest.update(str(path.relative_to(package)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
 @functools.lru_cache(maxsize=32)
 def generated(seed: int) -> tuple[Any, ...]:
-    """The generated tasks of ``seed`` (built once per process: building takes seconds)."""
+    """The generated tasks of ``seed``: built once (building a split takes tens of seconds), then read
+    from a JSON-lines cache keyed by the builders' source digest, and kept in memory per process."""
+    from acworld_env.core.task_load import task_from_json
     from acworld_env.tasks.suites import load_suite
 
-    return tuple(load_suite(SUITE, "generated", int(seed)))
+    path = cache_dir() / f"tasks-{SUITE}-{int(seed)}-{_builders_digest()}.jsonl"
+    if path.is_file():
+        return tuple(task_from_json(line) for line in path.read_text().splitlines() if line)
+    tasks = tuple(load_suite(SUITE, "generated", int(seed)))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text("".join(t.model_dump_json() + "\n" for t in tasks))
+    os.replace(tmp, path)
+    return tasks
 
 
 def suite_tasks(split: str, seed: int) -> list[Any]:
