@@ -348,7 +348,7 @@ def check_policy(policy: Path, *, seed: int, tasks: str | None = None, out: Path
             "verified": verify.returncode == 0}
 
 
-def plot(summary: dict[str, Any], path: Path, *, title: str) -> None:
+def plot(summary: dict[str, Any], path: Path, *, title: str, bc: bool = True) -> None:
     """Learning curves with 95 % bands per mode, one panel per hints setting (matplotlib, Agg)."""
     import matplotlib
 
@@ -356,20 +356,21 @@ def plot(summary: dict[str, Any], path: Path, *, title: str) -> None:
     import matplotlib.pyplot as plt
 
     panels = [h for h in HINTS if summary["by_mode"].get(h)]
-    fig, axes = plt.subplots(1, len(panels), figsize=(6 * len(panels), 4), squeeze=False, sharey=True)
+    fig, axes = plt.subplots(1, len(panels), figsize=(6 * len(panels), 4.4), squeeze=False, sharey=True)
     colours = {"potential": "tab:blue", "terminal": "tab:orange", "success": "tab:green"}
     for ax, h in zip(axes[0], panels, strict=True):
         for mode, entry in summary["by_mode"][h].items():
             c = entry["curve"]
             n = len(entry["seeds"])
-            ax.plot(c["steps"], c["mean"], color=colours.get(mode), label=f"{mode} (n={n})")
+            ax.plot(c["steps"], c["mean"], "o-", markersize=3, color=colours.get(mode), label=f"{mode} (n={n})")
             ax.fill_between(c["steps"], np.clip(c["lo95"], 0, 1), np.clip(c["hi95"], 0, 1), color=colours.get(mode),
                             alpha=0.2, linewidth=0)
-        ax.set(title=f'hints="{h}"', xlabel="RL env steps (0 = after behaviour cloning)", ylim=(0, 1))
+        ax.set(title=f'hints="{h}"', ylim=(0, 1),
+               xlabel="RL env steps" + (" (0 = after behaviour cloning)" if bc else " (from scratch)"))
         ax.grid(alpha=0.3)
         ax.legend(loc="lower right")
     axes[0][0].set_ylabel("held-out generated score")
-    fig.suptitle(title, fontsize=10)
+    fig.suptitle(title, fontsize=9, wrap=True)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
@@ -454,7 +455,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--policies", type=Path, default=None, help="Where the best policies go (baselines/policies).")
     ap.add_argument("--no-check", action="store_true", help="Skip the acworld eval check of the best policies.")
     ap.add_argument("--tables", type=Path, default=None, metavar="JSON",
-                    help="Print the README's markdown tables from a recorded study and exit.")
+                    help="Print the README's markdown tables from a recorded study, redraw its figure, and exit.")
     ap.add_argument("--learner", type=Path, default=LEARNER, help="The learner script (its API: see the docstring).")
     args = ap.parse_args(argv)
     if args.quick:
@@ -484,6 +485,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         try:
             record = json.loads(args.tables.read_text())
             print(markdown_tables(record))
+            plot(record, args.tables.with_suffix(".png"), title=figure_title(record), bc=record["config"]["bc"])
         except (OSError, ValueError, KeyError) as exc:
             sys.exit(f"reward_study.py: {args.tables} is not a recorded study ({exc})")
         return record
@@ -568,8 +570,7 @@ def _study(args: argparse.Namespace, argv: list[str] | None) -> dict[str, Any]:
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(record, indent=1) + "\n")
     png = out.with_suffix(".png")
-    plot(summary, png, title=f"Reward modes, {args.steps} RL steps per run after behaviour cloning, "
-                             f"{len(args.seeds)} seed(s) each; 95 % bands over seeds")
+    plot(summary, png, title=figure_title(record), bc=not args.no_bc)
     _print_table(record)
     print(f"wrote {out.relative_to(ROOT) if out.is_relative_to(ROOT) else out} and {png.name}; "
           f"wall {record['wall_s']:.0f} s")
@@ -606,6 +607,14 @@ def _print_table(record: dict[str, Any]) -> None:
 
 def _fmt(x: float | None, digits: int = 3) -> str:
     return "-" if x is None else f"{x:.{digits}f}"
+
+
+def figure_title(record: dict[str, Any]) -> str:
+    """The figure's title from a study record's settings."""
+    c = record["config"]
+    start = "after behaviour cloning" if c["bc"] else "from scratch"
+    return (f"Held-out score by reward mode: {c['steps']} RL steps per run {start}, {len(c['seeds'])} seed(s) "
+            "per mode, mean and 95 % band over seeds")
 
 
 def markdown_tables(record: dict[str, Any]) -> str:
