@@ -486,5 +486,66 @@ def evaluate(model_or_path: Any, *, split: str, seed: int = 0, hints: str, featu
     return out
 
 
+# -- why a family stays low ---------------------------------------------------------------------
+def _greedy(model: Any, demos: Demos) -> np.ndarray:
+    import torch
+
+    obs, masks, _ = _tensors(demos)
+    with torch.no_grad():
+        return np.concatenate([
+            model.policy.get_distribution({k: v[i:i + 2048] for k, v in obs.items()},
+                                          action_masks=masks[i:i + 2048]).distribution.logits.argmax(dim=1).numpy()
+            for i in range(0, len(demos), 2048)]) if len(demos) else np.zeros(0, dtype=np.int64)
+
+
+def ambiguous(demos: Demos) -> np.ndarray:
+    """Per demonstrated step: whether the very same input (features and mask) was demonstrated with
+    another slot too, so that no policy reading this input can take both (the observation lacks the fact)."""
+    keys = [hashlib.sha1(o.tobytes() + m.tobytes()).digest() for o, m in zip(demos.obs, demos.masks, strict=True)]
+    slots: dict[bytes, set[int]] = {}
+    for key, action in zip(keys, demos.actions.tolist(), strict=True):
+        slots.setdefault(key, set()).add(action)
+    return np.array([len(slots[k]) > 1 for k in keys], dtype=bool)
+
+
+def diagnose(model: Any, *, hints: str, featuriser: str | None, scores: dict[str, float] | None = None,
+             train: Demos | None = None, seed: int = 1) -> dict[str, dict[str, Any]]:
+    """Per family of the held-out split (generation ``seed``), the measured reasons a score stays low.
+
+    ``menu_covered``: share of tasks whose reference the menu expresses to its full score
+    (:mod:`acworld_env.wrappers.menu_coverage`; below 1, the menu lacks an action);
+    ``ambiguous``: share of the training demonstrations whose exact input was also demonstrated with
+    another slot (the observation lacks the fact); ``train_accuracy`` / ``heldout_accuracy``: how
+    often the greedy policy takes the demonstrated slot on training and held-out demonstrations
+    (low on training data: the policy cannot fit what it reads; low only held out: too little data
+    or budget). ``why`` names the first of these that falls short (thresholds 0.9 / 0.05 / 0.8).
+    """
+    from acworld_env.wrappers.menu_coverage import menu_coverage
+
+    coverage = menu_coverage(list(generated(seed)), hints=hints).by_family()
+    held = demonstrations(hints=hints, featuriser=featuriser, seeds=[seed])
+    held_ok = _greedy(model, held) == held.actions
+    if train is not None:
+        train_ok, unclear = _greedy(model, train) == train.actions, ambiguous(train)
+    out: dict[str, dict[str, Any]] = {}
+    for family, row in coverage.items():
+        sel = held.families == family
+        entry: dict[str, Any] = {"menu_covered": row["share"], "missing": row["missing"],
+                                 "heldout_accuracy": round(float(held_ok[sel].mean()), 3) if sel.any() else None}
+        if train is not None:
+            tsel = train.families == family
+            entry["train_accuracy"] = round(float(train_ok[tsel].mean()), 3) if tsel.any() else None
+            entry["ambiguous"] = round(float(unclear[tsel].mean()), 3) if tsel.any() else None
+        if scores is not None:
+            entry["score"] = scores.get(family)
+        entry["why"] = ("menu lacks the action" if row["share"] < 0.9 else
+                        "observation lacks the fact" if (entry.get("ambiguous") or 0) > 0.05
+                        or (entry.get("train_accuracy") or 1) < 0.8 else
+                        "too little data or budget" if (entry["heldout_accuracy"] or 0) < 0.8 else
+                        "errors compound over the episode")
+        out[family] = entry
+    return out
+
+
 if __name__ == "__main__":
     sys.exit("import this module (see examples/bc_ppo.py for the command line)")
