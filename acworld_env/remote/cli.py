@@ -86,6 +86,12 @@ def serve_command(
                             participants=participants, submissions=submissions, rate=rate, burst=burst,
                             min_family_tasks=min_family_tasks, host=host,
                             port=port, idle_timeout=idle_timeout, reveal=reveal, export=export)
+    sealed_only = [flag for flag, value in (("--secret-file", secret_file), ("--state-dir", state_dir),
+                                            ("--suite", suite), ("--tasks", tasks), ("--participants", participants),
+                                            ("--reveal", reveal), ("--export", export)) if value]
+    if sealed_only:
+        typer.echo(f"error: {', '.join(sealed_only)} only apply with --sealed", err=True)
+        raise typer.Exit(2)
     if openenv:
         return _serve_openenv(host, port, idle_timeout)
     _need("fastapi", "uvicorn")
