@@ -147,6 +147,8 @@ BENCHES = [
                number(r"eval/env ratio in process: median ([\d.]+)x"), "<= 1.5x", at_most(1.5), "x"),
         Figure("the same, acworld eval in a fresh process",
                number(r"eval/env ratio, fresh process: median ([\d.]+)x"), "<= 1.5x", at_most(1.5), "x"),
+        Figure("the same, CPU time (acworld eval's summary cpu_s / the env loop's, fresh process, median)",
+               number(r"CPU time per task, fresh process .*?ratio to the env loop ([\d.]+)x"), "-", lambda v: True, "x"),
         Figure("evaluation pass per task (in process, summary wall time, median)",
                number(r"in process \(summary wall time\), per task:\s+([\d.]+)"), "-", lambda v: True, "ms"),
         Figure("evaluation pass run-to-run spread (range / median)",
