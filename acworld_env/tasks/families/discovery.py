@@ -288,7 +288,9 @@ def _signature(d: dict) -> str:
     return json.dumps([d["kind"].product_type, sorted((n["field"], str(n["value"])) for n in d["needs"])])
 
 
-def _task(task_id: str, cap: str, rng: np.random.Generator, taken: set[str], variant: int) -> TaskSpec:
+def _draw(cap: str, rng: np.random.Generator, taken: set[str], variant: int) -> dict[str, Any] | None:
+    """The first draw that passes the construction rules and asks a new question (item types and
+    categories vary while attempts last), or None after :data:`ATTEMPTS` draws."""
     for n in range(ATTEMPTS):
         d = _attempt(cap, rng, variant)
         if d is None or _signature(d) in taken:
@@ -296,8 +298,18 @@ def _task(task_id: str, cap: str, rng: np.random.Generator, taken: set[str], var
         kind_key, cat_key = f"{cap}/{d['kind'].product_type}", f"{cap}/{d['kind'].category}"
         if (kind_key not in taken or n > ATTEMPTS // 2) and (cat_key not in taken or n > ATTEMPTS // 8):
             taken.update({_signature(d), kind_key, cat_key})  # distinct questions; item types vary
-            break
-    else:
+            return d
+    return None
+
+
+def _task(task_id: str, cap: str, rng: np.random.Generator, taken: set[str], variant: int) -> TaskSpec:
+    # A seed whose draws all fail for this variant (rare: a subtle abstention among taken questions)
+    # falls back to the next variant, from the same random stream: every seed builds, and a seed that
+    # built before builds the same tasks.
+    d = _draw(cap, rng, taken, variant)
+    if d is None:
+        d = _draw(cap, rng, taken, variant + 1)
+    if d is None:
         raise RuntimeError(f"could not build a {cap} task")
     needs, budget = d["needs"], d["budget"]
     checks = [n for n in needs if not filterable(n)]
