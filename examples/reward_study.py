@@ -518,6 +518,8 @@ def _study(args: argparse.Namespace, argv: list[str] | None) -> dict[str, Any]:
              for m in args.modes for h in args.hints for s in args.seeds]
     # mode outermost: the first runs clone one actor per (hints, seed) concurrently, the later modes reuse them
     version = learner_version(args.learner)
+    partial = Path(scratch) / "runs_so_far.json"
+    print(f"runs so far go to {partial}", flush=True)
     runs: list[dict[str, Any]] = []
     with ProcessPoolExecutor(max_workers=min(args.workers, len(specs)), mp_context=get_context("spawn")) as pool:
         if not args.no_bc:
@@ -530,6 +532,7 @@ def _study(args: argparse.Namespace, argv: list[str] | None) -> dict[str, Any]:
                   f"{record['curve'][0][1]:.3f} -> {record['heldout_mean']:.3f}, frozen {record['frozen_mean']}, "
                   f"{record['wall_s']:.0f} s", flush=True)
             runs.append(record)
+            partial.write_text(json.dumps({"runs_so_far": runs}, indent=1) + "\n")  # survives an interruption
     runs.sort(key=lambda r: (HINTS.index(r["hints"]), MODES.index(r["reward"]), r["seed"]))
     summary = summarise(runs, modes=args.modes, hints=args.hints)
     best = keep_best(runs, policies)
