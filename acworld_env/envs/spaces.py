@@ -30,7 +30,7 @@ except ImportError:  # pragma: no cover - a declared dependency; the standard en
     _orjson = None
 
 from ..vcp import Role, VCPAction, parse_action
-from ..world.digest import may_hold_float
+from ..world.digest import spelled_as_json
 from .candidates import TERMINAL_KINDS, menu_actions
 from .known import Known
 
@@ -112,9 +112,10 @@ def _not_plain(value: Any) -> Any:
 def _obs_json(raw: dict[str, Any]) -> str:
     """``_OBS_ENCODER.encode(raw)``, by the compiled encoder when that gives the same text.
 
-    It does for plain data whose encoding is ASCII without DEL or floats: the same sorted keys,
-    separators and escapes. Anything else (non-ASCII text and DEL, which the standard encoder escapes;
-    a possible float, spelled differently; a value the standard encoder would pass to ``str``, which
+    It does for plain data whose encoding is ASCII without DEL, with floats spelled alike
+    (:func:`~acworld_env.world.digest.spelled_as_json`): the same sorted keys, separators and escapes.
+    Anything else (non-ASCII text and DEL, which the standard encoder escapes; a float spelled
+    differently; a value the standard encoder would pass to ``str``, which
     the compiled one is told to refuse) is encoded by the standard encoder. The one value left that
     both would write differently is a plain :class:`enum.Enum` member (its value, not ``str`` of it);
     observations are JSON data (World records, results, messages) and hold none.
@@ -124,7 +125,7 @@ def _obs_json(raw: dict[str, Any]) -> str:
             out = _orjson.dumps(raw, default=_not_plain, option=_ORJSON_OPTIONS)
         except TypeError:
             out = None
-        if out is not None and out.isascii() and b"\x7f" not in out and not may_hold_float(out):
+        if out is not None and out.isascii() and b"\x7f" not in out and spelled_as_json(out):
             text = out.decode("ascii")
             if len(_COMPILED) >= _COMPILED_KEPT:
                 del _COMPILED[next(iter(_COMPILED))]
@@ -176,8 +177,8 @@ def decode_observation(obs: dict[str, Any]) -> dict[str, Any]:
     """The structured observation (request, mandate, inbox, last result, ...) a policy acts on.
 
     A text the compiled encoder wrote (one of the latest, the very object) is read back by the
-    compiled decoder: it holds no floats and only integers within 64 bits, which both decoders read
-    alike. Any other text is read by ``json.loads``.
+    compiled decoder: its integers are within 64 bits and its floats are ``repr``'s shortest digits,
+    which both decoders read alike (to the same double). Any other text is read by ``json.loads``.
     """
     text = obs["json"]
     if _COMPILED.get(id(text)) is text:

@@ -51,10 +51,26 @@ _FLOAT_TOKEN = re.compile(rb":0+[.eE]")
 """A number with a dot or an exponent right after a key, a comma or a bracket: possibly a float."""
 
 
+_ODD_FLOAT = re.compile(rb"[:,\[]-?[0-9]+(?:\.[0-9]*)?[eE]|[:,\[]-?0\.0000")
+"""A float the compiled encoder spells unlike ``repr``: with an exponent, or below 1e-4 (``0.00001``)."""
+
+
 def may_hold_float(encoded: bytes) -> bool:
     """Whether compact JSON ``encoded`` may hold a float: digits with a dot or an exponent at the start or
     right after a key, a comma or a bracket (text such as ``"ratio:1.5"`` is a harmless false alarm)."""
     return _FLOAT_TOKEN.search(b":" + encoded.translate(_FLOAT_VIEW)) is not None
+
+
+def spelled_as_json(encoded: bytes) -> bool:
+    """Whether every float the compiled encoder wrote in ``encoded`` reads as ``json`` writes it (``repr``).
+
+    Both write the shortest digits that read back exactly; they differ only where ``repr`` uses an
+    exponent, at or above 1e16 (the compiled encoder writes ``1e16`` there, ``json`` ``1e+16``) and
+    below 1e-4 (``0.00001`` against ``1e-05``). So an output with no float, or whose floats have no
+    exponent and do not start ``0.0000``, is the same text (a false alarm from text such as
+    ``"a:1e5"`` only costs the standard encoder).
+    """
+    return not may_hold_float(encoded) or _ODD_FLOAT.search(b":" + encoded) is None
 
 
 def _compiled(obj: Any) -> bytes | None:
@@ -62,12 +78,11 @@ def _compiled(obj: Any) -> bytes | None:
 
     For strings, integers, booleans, null, lists and dicts with string keys both encoders write the
     same bytes (sorted keys in code-point order, ``ensure_ascii=False`` escapes, compact separators).
-    They differ in how a float is spelled (``1e-05`` against ``0.00001``), so any output that may hold
-    a float (digits with a dot or an exponent right after a key, a comma, a bracket or at the start;
-    text like ``"ratio:1.5"`` is a harmless false alarm) goes to the standard encoder, as does anything the
-    compiled one refuses (integers past 64 bits, non-string keys, lone surrogates, deep nesting), so
-    the standard encoder gives the answer, or the error. Non-finite floats are not JSON and never
-    reach a digest: actions refuse them and states hold integers only.
+    They spell some floats differently (``1e-05`` against ``0.00001``): an output holding such a float
+    (see :func:`spelled_as_json`) goes to the standard encoder, as does anything the compiled one
+    refuses (integers past 64 bits, non-string keys, lone surrogates, deep nesting), so the standard
+    encoder gives the answer, or the error. Non-finite floats are not JSON and never reach a digest:
+    actions refuse them, states hold integers only and catalog values are finite.
     """
     if _orjson is None:
         return None
@@ -75,7 +90,7 @@ def _compiled(obj: Any) -> bytes | None:
         out = _orjson.dumps(obj, option=_orjson.OPT_SORT_KEYS)
     except (TypeError, ValueError):
         return None
-    return None if may_hold_float(out) else out
+    return out if spelled_as_json(out) else None
 
 
 def canonical(obj: Any, *, check: bool = False) -> bytes:
