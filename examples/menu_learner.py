@@ -47,8 +47,10 @@ ROOT = Path(__file__).resolve().parents[1]
 SUITE = "capability-v1"
 DEFAULT_TRAIN_SEEDS = tuple(range(2, 12))
 """Generation seeds of the training tasks (seed 1 is the held-out split, the frozen suite is never used)."""
-NET_ARCH = (256, 256)
-"""Hidden layers of the actor and of the critic."""
+NET_ARCH = (128, 128)
+"""Hidden layers of the actor (the policy file's network)."""
+CRITIC_ARCH = (64, 64)
+"""Hidden layers of the critic (used in training only; small, so saved files stay small)."""
 BC_EPOCHS = 15
 """Passes of behaviour cloning over the demonstrations (the actor)."""
 MIN_BC_UPDATES = 300
@@ -421,7 +423,7 @@ def train(*, reward: str = "potential", seed: int = 0, hints: str = "structured"
     if 0 < steps < settings["n_steps"]:  # a short run still learns from one rollout of its own length
         settings.update(n_steps=steps, batch_size=min(settings["batch_size"], steps))
     model = MaskablePPO("MultiInputPolicy", env, seed=seed, verbose=0, device="cpu",
-                        policy_kwargs={"net_arch": {"pi": list(NET_ARCH), "vf": list(NET_ARCH)}}, **settings)
+                        policy_kwargs={"net_arch": {"pi": list(NET_ARCH), "vf": list(CRITIC_ARCH)}}, **settings)
     model.bc_report = None
     if bc:
         if demos is None:
@@ -454,7 +456,13 @@ def save(model: Any, path: str | Path, *, hints: str, featuriser: str | None) ->
     if path.suffix != ".zip":
         path = path.with_name(path.name + ".zip")
     path.parent.mkdir(parents=True, exist_ok=True)
-    model.save(path)
+    optimiser = model.policy.optimizer
+    state = optimiser.state_dict()
+    optimiser.state.clear()  # Adam's moments (twice the weights) are not saved: the file stays small
+    try:
+        model.save(path)
+    finally:
+        optimiser.load_state_dict(state)
     write_sidecar(path, hints=hints, featuriser=featuriser, net_arch=list(NET_ARCH), activation="tanh",
                   extra={"bc": getattr(model, "bc_report", None)})
     return path
