@@ -46,31 +46,31 @@ _ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=
 
 _FLOAT_VIEW = bytes.maketrans(b"0123456789-+,[", b"000000000000::")
 """Digits and signs as ``0``, commas and brackets as ``:``: a float written as a value then reads ``:0.`` or
-``:0e`` (see :func:`_compiled`)."""
+``:0e`` (see :func:`spelled_as_json`)."""
 _FLOAT_TOKEN = re.compile(rb":0+[.eE]")
-"""A number with a dot or an exponent right after a key, a comma or a bracket: possibly a float."""
-
-
-_ODD_FLOAT = re.compile(rb"[:,\[]-?[0-9]+(?:\.[0-9]*)?[eE]|[:,\[]-?0\.0000")
-"""A float the compiled encoder spells unlike ``repr``: with an exponent, or below 1e-4 (``0.00001``)."""
-
-
-def may_hold_float(encoded: bytes) -> bool:
-    """Whether compact JSON ``encoded`` may hold a float: digits with a dot or an exponent at the start or
-    right after a key, a comma or a bracket (text such as ``"ratio:1.5"`` is a harmless false alarm)."""
-    return _FLOAT_TOKEN.search(b":" + encoded.translate(_FLOAT_VIEW)) is not None
+"""In that view, a number with a dot or an exponent right after a key, a comma or a bracket: possibly a float."""
+_EXPONENT = re.compile(rb":0+(?:\.0*)?[eE]")
+"""In that view, a number with an exponent right after a key, a comma or a bracket."""
+_BELOW_1E_4 = (b":0.0000", b",0.0000", b"[0.0000", b"-0.0000")
+"""A float below 1e-4 as the compiled encoder writes it (``0.00001``), after a key, a comma or a bracket."""
 
 
 def spelled_as_json(encoded: bytes) -> bool:
-    """Whether every float the compiled encoder wrote in ``encoded`` reads as ``json`` writes it (``repr``).
+    """Whether every float the compiled encoder wrote in compact JSON ``encoded`` reads as ``json`` writes it.
 
     Both write the shortest digits that read back exactly; they differ only where ``repr`` uses an
     exponent, at or above 1e16 (the compiled encoder writes ``1e16`` there, ``json`` ``1e+16``) and
     below 1e-4 (``0.00001`` against ``1e-05``). So an output with no float, or whose floats have no
-    exponent and do not start ``0.0000``, is the same text (a false alarm from text such as
-    ``"a:1e5"`` only costs the standard encoder).
+    exponent and do not start ``0.0000``, is the same text. Numbers are found right after a key, a
+    comma or a bracket (text such as ``"ratio:1.5"`` looks like one too: a false alarm only costs the
+    standard encoder); a bare scalar is left to the standard encoder.
     """
-    return not may_hold_float(encoded) or _ODD_FLOAT.search(b":" + encoded) is None
+    if encoded[:1] not in (b"{", b"["):
+        return encoded.isdigit() or encoded in (b"true", b"false", b"null") or encoded[:1] == b'"'
+    view = encoded.translate(_FLOAT_VIEW)
+    if _FLOAT_TOKEN.search(view) is None:
+        return True
+    return _EXPONENT.search(view) is None and not any(tiny in encoded for tiny in _BELOW_1E_4)
 
 
 def _compiled(obj: Any) -> bytes | None:
