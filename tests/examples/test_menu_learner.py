@@ -96,3 +96,17 @@ def test_bad_settings_are_one_line_errors(ml):
         ml.train(hints="off", featuriser="tfidf", steps=0)
     with pytest.raises(SystemExit, match="split must be frozen or generated"):
         ml.suite_tasks("train", 0)
+
+
+def test_the_command_line_trains_saves_and_scores(ml, tmp_path):
+    bc_ppo = _load("bc_ppo")
+    out = tmp_path / "p.zip"
+    record = bc_ppo.main(["--hints", "off", "--families", "T9", "--train-seeds", "2", "--steps", "64",
+                          "--eval-seed", "5", "--out", str(out)])
+    assert out.is_file() and out.with_name("p.zip.json").is_file()
+    saved = json.loads(out.with_name("p.zip.scores.json").read_text())
+    assert saved == json.loads(json.dumps(record)) and set(saved["heldout"]) == {"T9_adversarial", "all"}
+    assert saved["frozen"]["all"] == ml.evaluate(out, split="frozen", hints="off", featuriser="bow",
+                                                 families=["T9"])["all"]
+    with pytest.raises(SystemExit):
+        bc_ppo.main(["--hints", "off", "--train-seeds", "1", "2", "--out", str(tmp_path / "q.zip")])
