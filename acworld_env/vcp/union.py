@@ -212,6 +212,34 @@ def _leaf(value: Any) -> Any:
     raise _Refused("malformed_action", f"a value of type {type(value).__name__} is not JSON data")
 
 
+_FLAT_LEAVES = (str, int, bool, type(None))
+"""Exact types a flat action's values may have for :func:`_flat_copy` (floats and containers: the full walk)."""
+
+
+def _flat_copy(raw: Any) -> dict[str, Any] | None:
+    """What :func:`_plain` returns for a flat dict (string keys; exact ``str``, ``int``, ``bool`` or None
+    values; integers within bounds; within the size budget), or None for anything else.
+
+    Most actions are such dicts; the walk would copy them value by value into a new dict, in reverse
+    order (it pops the values off a stack), which this copy keeps.
+    """
+    if type(raw) is not dict:
+        return None
+    budget = MAX_ACTION_BYTES - 1
+    for key, value in raw.items():
+        kind = type(value)
+        if type(key) is not str or kind not in _FLAT_LEAVES:
+            return None
+        if kind is str:
+            budget -= len(value)
+        elif kind is int and not -_INT_LIMIT < value < _INT_LIMIT:
+            return None
+        budget -= len(key) + 1
+    if budget < 0:
+        return None
+    return dict(reversed(raw.items()))
+
+
 def _plain(raw: Any, nested_code: str) -> Any:
     """A plain-JSON copy of ``raw`` (dicts with string keys, lists, scalars); raises :class:`_Refused`.
 
@@ -219,6 +247,9 @@ def _plain(raw: Any, nested_code: str) -> Any:
     (which also ends cycles), and more than :data:`MAX_ACTION_BYTES` values or characters is
     ``oversized`` (which also ends small graphs of shared lists that expand enormously).
     """
+    flat = _flat_copy(raw)
+    if flat is not None:
+        return flat
     budget = MAX_ACTION_BYTES
     root: list[Any] = [None]
     stack: list[tuple[Any, list[Any] | dict[str, Any], Any, int]] = [(raw, root, 0, 1)]
