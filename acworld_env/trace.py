@@ -51,8 +51,9 @@ class Validation:
     message: str
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON form, as written in the trace and the commit log."""
-        return {k: getattr(self, k) for k in _VALIDATION_KEYS}
+        """JSON form, as written in the trace and the commit log (keys in :data:`_VALIDATION_KEYS` order)."""
+        return {"validation_id": self.validation_id, "envelope_id": self.envelope_id, "actor": self.actor,
+                "kind": self.kind, "accepted": self.accepted, "code": self.code, "message": self.message}
 
     def refused(self, code: str, message: str) -> Validation:
         """The same validation, turned into a rejection."""
@@ -144,7 +145,7 @@ def as_record(record: TraceRecord | Mapping[str, Any]) -> TraceRecord:
 
 def as_records(records: Iterable[TraceRecord | Mapping[str, Any]]) -> list[TraceRecord]:
     """Every record as :class:`TraceRecord`."""
-    return [as_record(r) for r in records]
+    return [r if type(r) is TraceRecord else as_record(r) for r in records]
 
 
 class Trace:
