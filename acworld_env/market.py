@@ -250,7 +250,7 @@ def envelope_json(envelope: Envelope) -> dict[str, Any]:
     """``envelope.model_dump(mode="json")``, field by field (the same dict, keys in field order), built directly:
     the market records one per proposal."""
     return {"envelope_id": envelope.envelope_id, "actor": envelope.actor,
-            "role": envelope.role.value if envelope.role is not None else None, "round": envelope.round,
+            "role": envelope.role._value_ if envelope.role is not None else None, "round": envelope.round,
             "seq": envelope.seq, "thread_id": envelope.thread_id, "in_reply_to": envelope.in_reply_to,
             "idempotency_key": envelope.idempotency_key}
 

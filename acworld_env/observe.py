@@ -17,7 +17,7 @@ def observe(market: Market, actor: str, *, request: str, last: StepResult | None
     unread = market.unread(actor)  # copied once below, without the read flag
     return {
         "actor": actor,
-        "role": market.role(actor).value,
+        "role": market.role(actor)._value_,  # ``.value`` without the enum's Python-level descriptor
         "round": market.round,
         "step": step,
         "max_steps": max_steps,
