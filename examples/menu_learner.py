@@ -67,6 +67,12 @@ CACHE_VERSION = 1
 NEEDS = "torch, stable-baselines3 and sb3-contrib (pip install 'acworld-env[rl]')"
 
 
+def _scratch(path: Path) -> Path:
+    """A private name beside ``path`` to write first and then rename (runs in parallel processes may
+    fill the same cache entry at once; each renames its own complete file)."""
+    return path.with_name(f"{path.stem}.{os.getpid()}.tmp{path.suffix}")
+
+
 def cache_dir() -> Path:
     """Where demonstrations are cached (``ACWORLD_DEMO_CACHE``, else ``~/.cache/acworld/demos``)."""
     return Path(os.environ.get("ACWORLD_DEMO_CACHE") or Path.home() / ".cache" / "acworld" / "demos")
@@ -96,7 +102,7 @@ def generated(seed: int) -> tuple[Any, ...]:
         return tuple(task_from_json(line) for line in path.read_text().splitlines() if line)
     tasks = tuple(load_suite(SUITE, "generated", int(seed)))
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
+    tmp = _scratch(path)
     tmp.write_text("".join(t.model_dump_json() + "\n" for t in tasks))
     os.replace(tmp, path)
     return tasks
@@ -203,7 +209,7 @@ def demonstrations(*, hints: str, featuriser: str | None, families: Sequence[str
         return demos
     demos = _build_demos(hints, featuriser, families, seeds, verbose)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp.npz")
+    tmp = _scratch(path)
     np.savez_compressed(tmp, obs=demos.obs, masks=np.packbits(demos.masks, axis=1), actions=demos.actions,
                         episode=demos.episode, score_before=demos.score_before, final=demos.final,
                         solved=demos.solved, families=demos.families,
@@ -446,6 +452,15 @@ def train(*, reward: str = "potential", seed: int = 0, hints: str = "structured"
     model.train_s = round(time.perf_counter() - started, 1)
     env.close()
     return model
+
+
+def warm_actor(*, hints: str, featuriser: str | None, seed: int, families: Sequence[str] | None = None,
+               train_seeds: Sequence[int] = DEFAULT_TRAIN_SEEDS) -> dict[str, float]:
+    """Clone the actor of ``seed`` into the disk cache (what :func:`train` would), so that runs differing
+    only in reward mode, started at once, do not all clone it; the cloning report."""
+    model = train(reward="potential", seed=seed, hints=hints, featuriser=featuriser, steps=0, families=families,
+                  train_seeds=train_seeds)
+    return model.bc_report
 
 
 def save(model: Any, path: str | Path, *, hints: str, featuriser: str | None) -> Path:
