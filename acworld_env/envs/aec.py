@@ -499,6 +499,17 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):
         return (observation, inner._cumulative_rewards[agent], inner.terminations[agent],
                 inner.truncations[agent], inner.infos[agent])
 
+    def step(self, action: Any) -> None:
+        """``OrderEnforcingWrapper.step``, reading ``agents`` from the env directly."""
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        elif not self.env.agents:
+            self._has_updated = True
+            EnvLogger.warn_step_after_terminated_truncated()
+        else:
+            self._has_updated = True
+            self.env.step(action)
+
     def agent_iter(self, max_iter: int = 2**63) -> AECOrderEnforcingIterable:
         """The agents in turn, as ``OrderEnforcingWrapper.agent_iter`` yields them."""
         if not self._has_reset:

@@ -165,9 +165,9 @@ def encode_observation(raw: dict[str, Any], text: str) -> dict[str, Any]:
     values = {"step": step, "steps_left": max(0, max_steps - step), "round": int(raw.get("round", 0)),
               "balance": int(raw.get("balance", 0)), "inbox_size": len(raw.get("inbox", []))}
     obs: dict[str, Any] = {"text": clean_text(text), "json": _fit_json(raw)}
-    for name, value in values.items():
-        low, high = NUMERIC_FIELDS[name]
-        obs[name] = np.array([min(high, max(low, value))], dtype=np.int64)
+    clipped = [[min(high, max(low, values[name]))] for name, (low, high) in NUMERIC_FIELDS.items()]
+    for name, row in zip(NUMERIC_FIELDS, np.array(clipped, dtype=np.int64), strict=True):
+        obs[name] = row  # each a shape-(1,) int64 array (rows of one array, made in one call)
     obs["last_accepted"] = np.int64(0 if last is None else (1 if last.get("accepted") else 2))
     obs["role"] = np.int64(0 if raw.get("role") == "buyer" else 1)
     return obs
