@@ -34,6 +34,7 @@ from .manifest import ManifestError, header_mismatch, read_manifest, run_entry, 
 from .out_lock import OutLock, OutputInUse, prepare_out
 from .plan import RunSpec, plan_runs, read_kept, run_dir_name, select_tasks, suite_name
 from .progress import ProgressBar
+from .runs_folder import make_runs_folder
 from .summary import result_row, summarise, write_summary
 from .workers import default_processes, run_shared
 
@@ -120,6 +121,8 @@ def _run_locked(config: EvalConfig, *, progress: bool, factory: PolicyFactory | 
     if todo and factory is None:
         factory = make_factory(config, todo[0].task)  # a policy that cannot be built fails here, before any run
     state.write_manifest(final=False)
+    if todo:
+        make_runs_folder(config.out)  # run folders made in it stay cheap after deletions nearby (ext4)
     if todo and config.backend == "local":
         _prepare_first_run()
     state.bar = ProgressBar(len(state.planned), len(state.planned) - len(todo), enabled=progress)
