@@ -32,9 +32,12 @@ while the deleted inode's table block is unwritten), at a buffer-cache lookup ea
 written right after a few thousand files were deleted (the previous pass's folders, another
 job's temporary files) spends several times the kernel time of one written on a quiet disk
 (0.3 to 3.5 ms per task here; ``perf`` shows ``recently_deleted`` under ``__ext4_new_inode``).
-The evaluation deletes nothing while it writes; this script keeps every pass's folder until
-the end, so no pass pays for the deletions of the one before it. ``--dir /dev/shm`` (a RAM file
-system) gives the floor without the disk.
+The evaluation deletes nothing while it writes, and flags its ``runs/`` folder so that ext4
+places run folders away from such deletions (:mod:`acworld_env.eval.runs_folder`); this script
+keeps every pass's folder until the end, so no pass pays for the deletions of the one before it.
+``--dir /dev/shm`` (a RAM file system) gives the floor without the disk. The user-space part of
+the pass's CPU time (``cpu_s - system_s``) over the env loop's CPU time is printed as well: the
+evaluation's own work, whatever the disk's state.
 
 Run::
 
@@ -182,6 +185,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"CPU time per task, fresh process (summary cpu_s): {spread(fresh.cpu)} ms; "
               f"ratio to the env loop {statistics.median(ratios_fresh_cpu):.2f}x "
               f"[{min(ratios_fresh_cpu):.2f} - {max(ratios_fresh_cpu):.2f}]")
+    user = [c - k for c, k in zip(inproc.cpu + fresh.cpu, inproc.kernel + fresh.kernel, strict=True)]
+    loops = bare.cpu if fresh.cpu else bare.cpu[:len(inproc.cpu)]
+    print(f"user-space CPU time per task (cpu_s - system_s), every pass: {spread(user)} ms; "
+          f"ratio to the env loop's CPU time {statistics.median(user) / statistics.median(loops):.2f}x")
     kernel = inproc.kernel + fresh.kernel
     print(f"of which system (kernel) time per task: env loop 0.00 ms, evaluation "
           f"pass {statistics.median(kernel):.2f} ms [{min(kernel):.2f} - {max(kernel):.2f}] "
