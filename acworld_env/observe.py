@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from json.encoder import c_make_encoder, encode_basestring
 from typing import TYPE_CHECKING, Any
 
 from .core.money import format_money
@@ -54,8 +55,33 @@ _RESULT_ENCODER = json.JSONEncoder(sort_keys=True, ensure_ascii=False)
 """``json.dumps(value, sort_keys=True, ensure_ascii=False)``, made once (``dumps`` builds one per call)."""
 
 
+_MARKERS: dict[int, Any] = {}
+"""The circular-reference marks of :data:`_RESULT_C` (empty between calls; cleared if a call fails)."""
+_RESULT_C = None if c_make_encoder is None else c_make_encoder(
+    _MARKERS, _RESULT_ENCODER.default, encode_basestring, _RESULT_ENCODER.indent, _RESULT_ENCODER.key_separator,
+    _RESULT_ENCODER.item_separator, _RESULT_ENCODER.sort_keys, _RESULT_ENCODER.skipkeys, _RESULT_ENCODER.allow_nan)
+"""The C encoder ``_RESULT_ENCODER.encode`` builds on every call, built once (most results are a few bytes,
+where building it was most of the cost)."""
+
+
+def _result_json(value: Any) -> str:
+    """``_RESULT_ENCODER.encode(value)``, by the encoder built once.
+
+    Marks left in :data:`_MARKERS` mean a call is under way in another thread (the C encoder runs
+    Python code, and so lets another thread in, only inside a container it has marked): that call
+    keeps the shared encoder and this one builds its own, as ``encode`` does.
+    """
+    if _RESULT_C is None or _MARKERS or isinstance(value, str):
+        return _RESULT_ENCODER.encode(value)
+    try:
+        return "".join(_RESULT_C(value, 0))
+    except BaseException:
+        _MARKERS.clear()  # a failed call may leave marks behind; the next call starts clean, as a new encoder would
+        raise
+
+
 def _short(value: Any, limit: int = 16000) -> str:
-    text = _RESULT_ENCODER.encode(value)
+    text = _result_json(value)
     return text if len(text) <= limit else text[: limit - 20] + f"... ({len(text)} chars)"
 
 
