@@ -168,9 +168,13 @@ def encode_observation(raw: dict[str, Any], text: str) -> dict[str, Any]:
     clipped = [[min(high, max(low, values[name]))] for name, (low, high) in NUMERIC_FIELDS.items()]
     for name, row in zip(NUMERIC_FIELDS, np.array(clipped, dtype=np.int64), strict=True):
         obs[name] = row  # each a shape-(1,) int64 array (rows of one array, made in one call)
-    obs["last_accepted"] = np.int64(0 if last is None else (1 if last.get("accepted") else 2))
-    obs["role"] = np.int64(0 if raw.get("role") == "buyer" else 1)
+    obs["last_accepted"] = _INT64[0 if last is None else (1 if last.get("accepted") else 2)]
+    obs["role"] = _INT64[0 if raw.get("role") == "buyer" else 1]
     return obs
+
+
+_INT64 = (np.int64(0), np.int64(1), np.int64(2))
+"""The discrete fields' values as ``np.int64`` scalars (immutable: made once, shared)."""
 
 
 def decode_observation(obs: dict[str, Any]) -> dict[str, Any]:
