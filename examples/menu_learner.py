@@ -445,7 +445,8 @@ def train(*, reward: str = "potential", seed: int = 0, hints: str = "structured"
         def _on_step(self) -> bool:
             if callback is not None and self.num_timesteps % callback_every == 0:
                 callback(self.num_timesteps, self.model)
-            return self.num_timesteps < steps  # stop at exactly ``steps`` (SB3 would finish the rollout)
+            # stop at exactly ``steps``: SB3 would finish a rollout past it (a last partial rollout is not trained on)
+            return self.num_timesteps < steps or steps % self.model.n_steps == 0
 
     if steps > 0:
         model.learn(total_timesteps=steps, callback=Every())

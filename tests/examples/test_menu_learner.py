@@ -62,7 +62,8 @@ def test_training_is_deterministic_calls_back_and_cloning_is_reported(ml):
     kwargs = {"reward": "potential", "seed": 3, "hints": "structured", "featuriser": "bow", "steps": 256,
               "families": FAMILIES, "train_seeds": [2], "callback_every": 128}
     model = ml.train(**kwargs, callback=lambda step, m: calls.append(step))
-    assert calls == [0, 128, 256]
+    assert calls == [0, 128, 256] and model.num_timesteps == 256
+    assert model._n_updates > 0  # the last rollout was trained on, not cut off
     assert model.bc_report["epochs"] >= ml.BC_EPOCHS and model.bc_report["train_accuracy"] > 0.5
     again = ml.train(**kwargs)
     for (name, a), b in zip(model.policy.state_dict().items(), again.policy.state_dict().values(), strict=True):
