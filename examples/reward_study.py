@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import hashlib
 import importlib.util
 import io
@@ -125,14 +126,18 @@ def _family_list(families: tuple[str, ...] | None) -> list[str] | None:
     return list(families) if families is not None else None
 
 
-def run_one(spec: RunSpec) -> dict[str, Any]:
-    """Train one run, follow its held-out curve, evaluate it, save it; the run's record (no policy kept yet)."""
+def _torch_threads(n: int) -> None:
     try:
         import torch
 
-        torch.set_num_threads(spec.torch_threads)
+        torch.set_num_threads(n)
     except ImportError:  # a learner without torch (the tests' stand-in)
         pass
+
+
+def run_one(spec: RunSpec) -> dict[str, Any]:
+    """Train one run, follow its held-out curve, evaluate it, save it; the run's record (no policy kept yet)."""
+    _torch_threads(spec.torch_threads)
     learner = load_learner(spec.learner)
     common = {"hints": spec.hints, "featuriser": spec.featuriser, "families": _family_list(spec.families)}
     curve: list[list[float]] = []
@@ -518,15 +523,25 @@ def _study(args: argparse.Namespace, argv: list[str] | None) -> dict[str, Any]:
              for m in args.modes for h in args.hints for s in args.seeds]
     # mode outermost: the first runs clone one actor per (hints, seed) concurrently, the later modes reuse them
     version = learner_version(args.learner)
+    # every run loads this snapshot: the whole study runs one version of the learner even if its file changes
+    snapshot = scratch / "learner" / args.learner.name
+    snapshot.parent.mkdir()
+    shutil.copyfile(args.learner, snapshot)
+    specs = [dataclasses.replace(spec, learner=str(snapshot)) for spec in specs]
+    version["sha256"] = hashlib.sha256(snapshot.read_bytes()).hexdigest()  # the bytes the runs load
     partial = Path(scratch) / "runs_so_far.json"
     print(f"runs so far go to {partial}", flush=True)
     runs: list[dict[str, Any]] = []
     with ProcessPoolExecutor(max_workers=min(args.workers, len(specs)), mp_context=get_context("spawn")) as pool:
         if not args.no_bc:
-            warm = [pool.submit(warm_demonstrations, str(args.learner), h, featuriser, families,
+            warm = [pool.submit(warm_demonstrations, str(snapshot), h, featuriser, families,
                                 tuple(args.train_seeds)) for h in args.hints]
             demo_steps = {h: w.result() for h, w in zip(args.hints, warm, strict=True)}
             print(f"demonstrations ready: {demo_steps} steps", flush=True)
+            if hasattr(load_learner(snapshot), "warm_actor"):  # clone each (hints, seed) actor once, in parallel
+                clones = [pool.submit(warm_actor, str(snapshot), h, featuriser, families, s, tuple(args.train_seeds))
+                          for h in args.hints for s in args.seeds]
+                print(f"actors cloned: {[c.result() for c in clones]}", flush=True)
         for record in pool.map(run_one, specs):
             print(f"{record['hints']:>10} {record['reward']:>9} seed {record['seed']}: held-out "
                   f"{record['curve'][0][1]:.3f} -> {record['heldout_mean']:.3f}, frozen {record['frozen_mean']}, "
@@ -587,6 +602,15 @@ def warm_demonstrations(learner_path: str, hints: str, featuriser: str | None, f
     learner = load_learner(learner_path)
     return len(learner.demonstrations(hints=hints, featuriser=featuriser, families=_family_list(families),
                                       seeds=list(seeds)))
+
+
+def warm_actor(learner_path: str, hints: str, featuriser: str | None, families: tuple[str, ...] | None, seed: int,
+               train_seeds: tuple[int, ...]) -> dict[str, Any]:
+    """Clone one (hints, seed) actor into the learner's cache (the runs of every reward mode then share it)."""
+    _torch_threads(1)
+    learner = load_learner(learner_path)
+    return learner.warm_actor(hints=hints, featuriser=featuriser, seed=seed, families=_family_list(families),
+                              train_seeds=list(train_seeds))
 
 
 def learner_version(path: Path) -> dict[str, str]:
