@@ -83,7 +83,7 @@ class Episode:
         an observation showing them. ``seen`` says how many of them that observation showed when the
         caller knows (the environment: none if the agent acted without observing); by default all.
         """
-        self.market.take_unread(actor, seen)
+        self.market.mark_read(actor, seen)
         if actor in self._acted:
             self._close_round()
         result = self.market.submit(actor, action, meta)
@@ -120,7 +120,7 @@ class Episode:
                 continue
             for _ in range(MAX_COUNTERPARTY_ACTIONS):
                 obs = self.observe(actor)
-                self.market.take_unread(actor)
+                self.market.mark_read(actor)
                 action = policy.act(obs)
                 if action is None:
                     break

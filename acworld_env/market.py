@@ -144,13 +144,18 @@ class Market:
         """Mark ``actor``'s unread messages (the first ``count`` of them, or all) read; return them (copies).
 
         Called by whoever delivered an observation to the actor and lets it act on it (the
-        :class:`~acworld_env.episode.Episode`), so the next :meth:`inbox` starts after them and
-        ``get_inbox`` with ``unread_only`` leaves them out.
+        :class:`~acworld_env.episode.Episode` calls :meth:`mark_read`, the same without copies), so the
+        next :meth:`inbox` starts after them and ``get_inbox`` with ``unread_only`` leaves them out.
         """
+        fresh = self.mark_read(actor, count)
+        return [dict(m) for m in fresh]
+
+    def mark_read(self, actor: str, count: int | None = None) -> list[dict]:
+        """:meth:`take_unread` without the copies: the messages marked read, themselves (read, never change them)."""
         fresh = self.unread(actor)[:count]
         for m in fresh:
             m["read"] = True
-        return [dict(m) for m in fresh]
+        return fresh
 
     # -- the one path -----------------------------------------------------------
     def submit(self, actor: str, raw: Any, meta: dict[str, Any] | None = None) -> StepResult:
