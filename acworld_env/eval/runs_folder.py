@@ -43,9 +43,16 @@ FS_IOC_SETFLAGS = _ioctl_number(1, 2)
 
 
 def make_runs_folder(out: Path) -> Path:
-    """``out/runs``, created if missing and flagged as a top folder where the file system allows it."""
+    """``out/runs``, created if missing and flagged as a top folder where the file system allows it.
+
+    Never raises: a ``runs`` that cannot be made (a file in its place) is left for the runs to
+    report, each as an unscored run with the reason, as when they made it themselves.
+    """
     runs = out / "runs"
-    runs.mkdir(parents=True, exist_ok=True)
+    try:
+        runs.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return runs
     mark_top_folder(runs)
     return runs
 

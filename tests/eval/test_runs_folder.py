@@ -25,6 +25,9 @@ def test_a_folder_that_cannot_be_flagged_is_left_as_it_is(tmp_path: Path) -> Non
     plain = tmp_path / "file"
     plain.write_text("x")
     assert mark_top_folder(plain) is False
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "runs").write_text("in the way")
+    assert make_runs_folder(tmp_path / "out") == tmp_path / "out" / "runs"  # left for the runs to report
 
 
 def test_an_evaluation_flags_its_runs_folder(tmp_path: Path) -> None:
