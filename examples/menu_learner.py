@@ -434,8 +434,11 @@ def train(*, reward: str = "potential", seed: int = 0, hints: str = "structured"
     if bc:
         if demos is None:
             demos = demonstrations(hints=hints, featuriser=featuriser, families=families, seeds=train_seeds)
-        model.bc_report = clone_actor(model, demos, seed=seed)
-        model.bc_report["value_mse"] = round(fit_critic(model, demos, reward=reward, seed=seed), 4)
+        if len(demos):
+            model.bc_report = clone_actor(model, demos, seed=seed)
+            model.bc_report["value_mse"] = round(fit_critic(model, demos, reward=reward, seed=seed), 4)
+        else:  # no reference step of these tasks is expressible in the menu: nothing to clone
+            model.bc_report = {"epochs": 0, "pairs": 0, "tasks": demos.tasks}
     if callback is not None:
         callback(0, model)
 
