@@ -260,8 +260,11 @@ def _build_demos(hints: str, featuriser: str | None, families: Sequence[str] | N
         if verbose:
             print(f"demonstrations: seed {seed} done, {len(rows['actions'])} steps, {time.perf_counter() - started:.0f} s")
     per_step = [(f, s, fam) for n, f, s, fam in ends for _ in range(n)]
-    return Demos(obs=np.array(rows["obs"], dtype=np.float32).reshape(len(rows["actions"]), -1),
-                 masks=np.array(rows["masks"], dtype=bool).reshape(len(rows["actions"]), -1),
+    from acworld_env.wrappers.menu import N_ACTIONS, n_features
+
+    n = len(rows["actions"])
+    return Demos(obs=np.array(rows["obs"], dtype=np.float32).reshape(n, n_features(featuriser)),
+                 masks=np.array(rows["masks"], dtype=bool).reshape(n, N_ACTIONS),
                  actions=np.array(rows["actions"], dtype=np.int64), episode=np.array(rows["episode"], dtype=np.int32),
                  score_before=np.array(rows["score_before"], dtype=np.float32),
                  final=np.array([p[0] for p in per_step], dtype=np.float32),
