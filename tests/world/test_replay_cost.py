@@ -35,19 +35,26 @@ def history(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, list[dict],
 
 
 def _counting(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
-    """Count calls of the canonical encoder and of any JSON encoding (``JSONEncoder.encode``)."""
+    """Count calls of the canonical encoder and every JSON encoding made: by the compiled encoder
+    (``digest._compiled`` returning bytes) or by ``JSONEncoder.encode`` (the standard one)."""
     calls = {"canonical": 0, "json": 0}
-    canonical, encode = digest.canonical, json.JSONEncoder.encode
+    canonical, compiled, encode = digest.canonical, digest._compiled, json.JSONEncoder.encode
 
     def counted_canonical(*args, **kwargs):  # type: ignore[no-untyped-def]
         calls["canonical"] += 1
         return canonical(*args, **kwargs)
+
+    def counted_compiled(obj):  # type: ignore[no-untyped-def]
+        out = compiled(obj)
+        calls["json"] += out is not None
+        return out
 
     def counted_encode(self, obj):  # type: ignore[no-untyped-def]
         calls["json"] += 1
         return encode(self, obj)
 
     monkeypatch.setattr(digest, "canonical", counted_canonical)
+    monkeypatch.setattr(digest, "_compiled", counted_compiled)
     monkeypatch.setattr(json.JSONEncoder, "encode", counted_encode)
     return calls
 
