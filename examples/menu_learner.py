@@ -78,16 +78,26 @@ def cache_dir() -> Path:
     return Path(os.environ.get("ACWORLD_DEMO_CACHE") or Path.home() / ".cache" / "acworld" / "demos")
 
 
-@functools.lru_cache(maxsize=1)
-def _builders_digest() -> str:
-    """A digest of the task builders' source: cached generated tasks are rebuilt when it changes."""
+BUILDER_SOURCES = ("tasks/**/*.py", "catalog/*.py", "core/taskspec.py", "core/predicate_params.py")
+"""What builds a generated task: cached tasks are rebuilt when any of it changes."""
+MENU_SOURCES = ("wrappers/featurise.py", "wrappers/menu.py", "envs/known.py", "envs/candidates*.py", "observe.py")
+"""What turns an observation into the menu, its mask and the features: cached demonstrations depend on it too."""
+
+
+@functools.lru_cache(maxsize=4)
+def source_digest(patterns: tuple[str, ...]) -> str:
+    """A digest of the package's source files matching ``patterns`` (cache keys change when they do)."""
     import acworld_env
 
     package = Path(acworld_env.__file__).parent
     digest = hashlib.sha256()
-    for path in sorted([*package.glob("tasks/**/*.py"), *package.glob("core/*.py"), *package.glob("catalog/*.py")]):
+    for path in sorted({p for pattern in patterns for p in package.glob(pattern)}):
         digest.update(str(path.relative_to(package)).encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:16]
+
+
+def _builders_digest() -> str:
+    return source_digest(BUILDER_SOURCES)
 
 
 @functools.lru_cache(maxsize=32)
@@ -193,7 +203,8 @@ class Demos:
 def _demo_key(hints: str, featuriser: str | None, families: Sequence[str] | None, seeds: Sequence[int]) -> str:
     from acworld_env.wrappers.trained import menu_signature
 
-    text = json.dumps([CACHE_VERSION, menu_signature(), hints, featuriser, sorted(families or []), list(seeds)])
+    text = json.dumps([CACHE_VERSION, menu_signature(), source_digest(BUILDER_SOURCES), source_digest(MENU_SOURCES),
+                       hints, featuriser, sorted(families or []), list(seeds)])
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
