@@ -169,11 +169,11 @@ class Market:
         parsed = isinstance(action, VCPAction)
         known = self.world.state["actors"].get(actor)
         fields = vars(action) if parsed else {}  # the action's field values (only some kinds have a thread)
-        envelope = Envelope(
-            envelope_id=f"env-{self.seed}-{self.seq:05d}", actor=actor, role=known["role"] if known else None,
-            round=self.round, seq=self.seq, thread_id=fields.get("thread_id"),
-            in_reply_to=fields.get("in_reply_to"), idempotency_key=fields.get("idempotency_key"),
-        )
+        envelope = Envelope.__pydantic_validator__.validate_python({  # what ``Envelope(...)`` runs, called directly
+            "envelope_id": f"env-{self.seed}-{self.seq:05d}", "actor": actor, "role": known["role"] if known else None,
+            "round": self.round, "seq": self.seq, "thread_id": fields.get("thread_id"),
+            "in_reply_to": fields.get("in_reply_to"), "idempotency_key": fields.get("idempotency_key"),
+        })
         kind = action.kind if parsed else None
         vid = f"val-{self.seq:05d}"
         key = self.platform.check_key(envelope, action) if parsed else NEW_REQUEST
@@ -183,7 +183,8 @@ class Market:
         if refusal is None and key.conflict is not None:  # an idempotency conflict
             refusal = (key.conflict.code, key.conflict.message)
         outcome: Outcome | None = None
-        recorded = action.model_dump(mode="json", exclude_none=True) if parsed else _raw_repr(raw)
+        recorded = (action.__pydantic_serializer__.to_python(action, mode="json", exclude_none=True, warnings=True)
+                    if parsed else _raw_repr(raw))  # ``action.model_dump(mode="json", exclude_none=True)``, called directly
         if refusal is not None:
             outcome_accepted, (code, message) = False, refusal
         else:

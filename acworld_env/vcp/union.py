@@ -375,7 +375,7 @@ def _validate(raw: dict[str, Any]) -> VCPAction | ParseError:
     if not ACTION_ADAPTER.pydantic_complete:
         _build_validators()
     try:
-        return ACTION_ADAPTER.validate_python(raw)
+        return ACTION_ADAPTER.validator.validate_python(raw)  # what ``ACTION_ADAPTER.validate_python`` runs
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"][1:]) or kind
