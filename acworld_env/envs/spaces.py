@@ -165,8 +165,9 @@ def encode_observation(raw: dict[str, Any], text: str) -> dict[str, Any]:
     values = {"step": step, "steps_left": max(0, max_steps - step), "round": int(raw.get("round", 0)),
               "balance": int(raw.get("balance", 0)), "inbox_size": len(raw.get("inbox", []))}
     obs: dict[str, Any] = {"text": clean_text(text), "json": _fit_json(raw)}
-    clipped = [[min(high, max(low, values[name]))] for name, (low, high) in NUMERIC_FIELDS.items()]
-    for name, row in zip(NUMERIC_FIELDS, np.array(clipped, dtype=np.int64), strict=True):
+    clipped = [min(high, max(low, values[name])) for name, (low, high) in NUMERIC_FIELDS.items()]
+    rows = np.array(clipped, dtype=np.int64).reshape(len(clipped), 1)
+    for name, row in zip(NUMERIC_FIELDS, rows, strict=True):
         obs[name] = row  # each a shape-(1,) int64 array (rows of one array, made in one call)
     obs["last_accepted"] = _INT64[0 if last is None else (1 if last.get("accepted") else 2)]
     obs["role"] = _INT64[0 if raw.get("role") == "buyer" else 1]
