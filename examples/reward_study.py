@@ -418,22 +418,25 @@ def slim_copy(src: Path, dst: Path) -> Path:
     return dst
 
 
-def keep_best(runs: list[dict[str, Any]], policies: Path) -> dict[str, dict[str, Any]]:
-    """Keep the best run per hints setting (highest held-out mean, then frozen, then lowest seed) in
-    ``policies`` (a slim copy, :func:`slim_copy`); set that record's ``policy`` (relative to the repo)."""
+def keep_best(runs: list[dict[str, Any]], policies: Path | None) -> dict[str, dict[str, Any]]:
+    """The best run per hints setting (highest held-out mean, then frozen, then lowest seed), kept in
+    ``policies`` (a slim copy, :func:`slim_copy`; not kept when ``policies`` is None); that record's
+    ``policy`` is set to the kept file (relative to the repo)."""
     best: dict[str, dict[str, Any]] = {}
-    policies.mkdir(parents=True, exist_ok=True)
     for h in HINTS:
         group = [r for r in runs if r["hints"] == h]
         if not group:
             continue
         top = max(group, key=lambda r: (r["heldout_mean"], r["frozen_mean"] or 0.0, -r["seed"]))
+        best[h] = {"policy": None, "reward": top["reward"], "seed": top["seed"],
+                   "heldout_mean": top["heldout_mean"], "frozen_mean": top["frozen_mean"]}
+        if policies is None:
+            continue
+        policies.mkdir(parents=True, exist_ok=True)
         src = Path(top["saved"])
         dst = slim_copy(src, policies / f"reward_study-{src.name}")
         top["policy"] = str(dst.relative_to(ROOT)) if dst.is_relative_to(ROOT) else str(dst)
-        best[h] = {"policy": top["policy"], "reward": top["reward"], "seed": top["seed"],
-                   "heldout_mean": top["heldout_mean"], "frozen_mean": top["frozen_mean"],
-                   "bytes": dst.stat().st_size, "full_model_bytes": src.stat().st_size}
+        best[h].update(policy=top["policy"], bytes=dst.stat().st_size, full_model_bytes=src.stat().st_size)
     return best
 
 
@@ -459,6 +462,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--out", type=Path, default=None, help="The JSON (default baselines/reward_study.json).")
     ap.add_argument("--policies", type=Path, default=None, help="Where the best policies go (baselines/policies).")
     ap.add_argument("--no-check", action="store_true", help="Skip the acworld eval check of the best policies.")
+    ap.add_argument("--no-keep", action="store_true", help="Keep no policy file (a side study); implies --no-check.")
     ap.add_argument("--tables", type=Path, default=None, metavar="JSON",
                     help="Print the README's markdown tables from a recorded study, redraw its figure, and exit.")
     ap.add_argument("--learner", type=Path, default=LEARNER, help="The learner script (its API: see the docstring).")
@@ -550,13 +554,13 @@ def _study(args: argparse.Namespace, argv: list[str] | None) -> dict[str, Any]:
             partial.write_text(json.dumps({"runs_so_far": runs}, indent=1) + "\n")  # survives an interruption
     runs.sort(key=lambda r: (HINTS.index(r["hints"]), MODES.index(r["reward"]), r["seed"]))
     summary = summarise(runs, modes=args.modes, hints=args.hints)
-    best = keep_best(runs, policies)
+    best = keep_best(runs, None if args.no_keep else policies)
     coverage_path = ROOT / "baselines" / "menu_coverage.json"
     coverage = json.loads(coverage_path.read_text()) if coverage_path.is_file() else None
-    for entry in best.values():
-        top = next(r for r in runs if r["policy"] == entry["policy"])
+    for h, entry in best.items():
+        top = next(r for r in runs if (r["hints"], r["reward"], r["seed"]) == (h, entry["reward"], entry["seed"]))
         entry["low_families"] = low_families(top, coverage, heldout_seed=args.heldout_seed)
-        if not args.no_check:
+        if not args.no_check and entry["policy"]:
             entry["check"] = check_policy(ROOT / entry["policy"], seed=args.check_seed)
             entry["check"]["within_0.05"] = abs(entry["check"]["mean"] - entry["heldout_mean"]) <= 0.05
     for r in runs:
