@@ -1,7 +1,7 @@
 """A menu learner that gets far: behaviour cloning from verified demonstrations, then MaskablePPO.
 
     pip install 'acworld-env[rl]'
-    python examples/bc_ppo.py --hints structured --steps 20000 --out baselines/policies/bc_ppo.zip
+    python examples/bc_ppo.py --hints structured --steps 10240 --out /tmp/bc_ppo/structured.zip
 
 The recipe (issue 33):
 
@@ -11,13 +11,21 @@ The recipe (issue 33):
    each step, the actor's menu observation (the base features plus the featuriser's, exactly as
    :class:`~acworld_env.wrappers.menu.GymActionMenu` builds them), the mask and the slot that
    expressed the reference's action. Steps the menu cannot express end that task's demonstration.
-   The pairs are cached on disk by a key of everything they depend on.
-2. **Behaviour cloning** (:func:`train` with ``bc=True``): sb3-contrib's ``MaskablePPO`` policy
-   network is trained by supervised cross-entropy of the demonstrated slot under the masked
-   distribution, for :data:`BC_EPOCHS` epochs; its value head is fitted at the same time to the
-   return the demonstration earned under the run's reward mode (so RL starts with a critic).
-3. **RL fine-tuning**: ``MaskablePPO.learn`` for ``steps`` env steps on the per-step rewards of
-   the chosen mode, on generated tasks of the training seeds.
+   The pairs are cached on disk (:func:`cache_dir`) by a key of everything they depend on (the
+   menu, the task builders' and the featuriser's source, hints, families, seeds); so are the
+   generated task splits (building one takes tens of seconds).
+2. **Behaviour cloning** (:func:`train` with ``bc=True``): the actor of sb3-contrib's
+   ``MaskablePPO`` (:data:`NET_ARCH`) is trained by supervised cross-entropy of the demonstrated
+   slot under the masked distribution, for :data:`BC_EPOCHS` epochs (:func:`clone_actor`; cached
+   per demonstrations and seed, so runs that differ only in reward mode share it); then its critic
+   (:data:`CRITIC_ARCH`) is fitted to the discounted return each demonstrated step earned under the
+   run's reward mode (:func:`fit_critic`), so RL starts with a critic that matches the actor.
+3. **RL fine-tuning**: ``MaskablePPO.learn`` for ``steps`` env steps (:data:`PPO` settings: small,
+   KL-bounded steps) on the per-step rewards of the chosen mode, on generated tasks of the
+   training seeds.
+
+:func:`diagnose` measures, per family, why a score stays low (menu coverage, ambiguous inputs,
+imitation accuracy on training and held-out demonstrations).
 
 The result is an ordinary ``MaskablePPO`` model: :func:`save` writes its ``.zip`` and the sidecar
 that ``acworld eval SUITE --policy sb3:PATH`` needs, and :func:`evaluate` plays it through that same
