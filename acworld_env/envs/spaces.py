@@ -128,7 +128,7 @@ def _obs_json(raw: dict[str, Any]) -> str:
         if out is not None and out.isascii() and b"\x7f" not in out and spelled_as_json(out):
             text = out.decode("ascii")
             if len(_COMPILED) >= _COMPILED_KEPT:
-                del _COMPILED[next(iter(_COMPILED))]
+                _COMPILED.pop(next(iter(_COMPILED), None), None)  # (another thread may have taken it)
             _COMPILED[id(text)] = text
             return text
     return _OBS_ENCODER.encode(raw)

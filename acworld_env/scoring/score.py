@@ -173,7 +173,7 @@ class _Rubric:
         if known is None:
             known = _figures(self, credits)
             if len(self.kept) >= _FIGURES_KEPT:
-                del self.kept[next(iter(self.kept))]
+                self.kept.pop(next(iter(self.kept), None), None)  # (another thread may have taken it)
             self.kept[key] = known
         return known
 
