@@ -557,8 +557,14 @@ def ambiguous(demos: Demos) -> np.ndarray:
     return np.array([len(slots[k]) > 1 for k in keys], dtype=bool)
 
 
+WHY = ("menu lacks the action", "observation lacks the fact", "too little data or budget",
+       "errors compound over the episode")
+"""The reasons :func:`diagnose` names, in the order it tests them."""
+
+
 def diagnose(model: Any, *, hints: str, featuriser: str | None, scores: dict[str, float] | None = None,
-             train: Demos | None = None, seed: int = 1) -> dict[str, dict[str, Any]]:
+             train: Demos | None = None, seed: int = 1,
+             families: Sequence[str] | None = None) -> dict[str, dict[str, Any]]:
     """Per family of the held-out split (generation ``seed``), the measured reasons a score stays low.
 
     ``menu_covered``: share of tasks whose reference the menu expresses to its full score
@@ -571,8 +577,8 @@ def diagnose(model: Any, *, hints: str, featuriser: str | None, scores: dict[str
     """
     from acworld_env.wrappers.menu_coverage import menu_coverage
 
-    coverage = menu_coverage(list(generated(seed)), hints=hints).by_family()
-    held = demonstrations(hints=hints, featuriser=featuriser, seeds=[seed])
+    coverage = menu_coverage(pick_families(list(generated(seed)), families), hints=hints).by_family()
+    held = demonstrations(hints=hints, featuriser=featuriser, seeds=[seed], families=families)
     held_ok = _greedy(model, held) == held.actions
     if train is not None:
         train_ok, unclear = _greedy(model, train) == train.actions, ambiguous(train)
@@ -587,11 +593,9 @@ def diagnose(model: Any, *, hints: str, featuriser: str | None, scores: dict[str
             entry["ambiguous"] = round(float(unclear[tsel].mean()), 3) if tsel.any() else None
         if scores is not None:
             entry["score"] = scores.get(family)
-        entry["why"] = ("menu lacks the action" if row["share"] < 0.9 else
-                        "observation lacks the fact" if (entry.get("ambiguous") or 0) > 0.05
-                        or (entry.get("train_accuracy") or 1) < 0.8 else
-                        "too little data or budget" if (entry["heldout_accuracy"] or 0) < 0.8 else
-                        "errors compound over the episode")
+        entry["why"] = (WHY[0] if row["share"] < 0.9 else
+                        WHY[1] if (entry.get("ambiguous") or 0) > 0.05 or (entry.get("train_accuracy") or 1) < 0.8
+                        else WHY[2] if (entry["heldout_accuracy"] or 0) < 0.8 else WHY[3])
         out[family] = entry
     return out
 

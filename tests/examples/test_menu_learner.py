@@ -111,3 +111,25 @@ def test_the_command_line_trains_saves_and_scores(ml, tmp_path):
                                                  families=["T9"])["all"]
     with pytest.raises(SystemExit):
         bc_ppo.main(["--hints", "off", "--train-seeds", "1", "2", "--out", str(tmp_path / "q.zip")])
+
+
+def test_ambiguous_marks_one_input_demonstrated_with_two_slots(ml):
+    obs = np.array([[0.0, 1.0], [0.0, 1.0], [0.0, 1.0], [1.0, 0.0]], dtype=np.float32)
+    masks = np.ones((4, 3), dtype=bool)
+    demos = ml.Demos(obs=obs, masks=masks, actions=np.array([0, 2, 0, 0]), episode=np.arange(4, dtype=np.int32),
+                     score_before=np.zeros(4, np.float32), final=np.ones(4, np.float32),
+                     solved=np.ones(4, bool), families=np.array(["T1_discovery"] * 4))
+    assert ml.ambiguous(demos).tolist() == [True, True, True, False]
+
+
+def test_diagnose_names_a_measured_reason_per_family(ml):
+    train = ml.demonstrations(hints="off", featuriser="bow", families=FAMILIES, seeds=[2])
+    model = ml.train(reward="potential", seed=0, hints="off", featuriser="bow", steps=0, families=FAMILIES,
+                     train_seeds=[2], demos=train)
+    rows = ml.diagnose(model, hints="off", featuriser="bow", train=train, families=FAMILIES, scores={"T2_grounding": 0.5})
+    assert set(rows) == {"T2_grounding", "T9_adversarial"}
+    for row in rows.values():
+        assert row["why"] in ml.WHY and 0 <= row["menu_covered"] <= 1 and 0 <= row["heldout_accuracy"] <= 1
+        assert 0 <= row["train_accuracy"] <= 1 and 0 <= row["ambiguous"] <= 1
+    assert rows["T2_grounding"]["score"] == 0.5 and rows["T2_grounding"]["menu_covered"] < 1  # wording tasks
+    assert rows["T2_grounding"]["why"] == "menu lacks the action"
