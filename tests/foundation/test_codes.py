@@ -20,7 +20,7 @@ PASS_THROUGH = {
     "cip/queries.py": {"f'bad_query_{exc.code}'"},  # QUERY_CODES, derived from the catalog's table
     "vcp/union.py": {"code", "nested_code"},  # _Refused carrying its code; a caller's choice of code
     "market.py": {"code", "self.code"},  # the code decided above, on the validation record / StepResult
-    "trace.py": {"code", "data.get('code', '')"},  # a record carrying a code it was given
+    "trace.py": {"code", "data.get('code', '')", "self.code"},  # a record carrying a code it was given
     "envs/info.py": {"str(v['code'] or '')"},  # a step result's code, in the Gymnasium view's fixed schema
     "eval/viewer_data.py": {"v.code"},  # a trace record's code, shown by the run viewer
 }
@@ -46,8 +46,8 @@ def _used() -> tuple[dict[str, list[str]], list[str]]:
     unknown: list[str] = []
     for path in sorted(PACKAGE.rglob("*.py")):
         rel = path.relative_to(PACKAGE).as_posix()
-        if rel.startswith(("catalog/", "remote/")) or rel == "cip/codes.py":
-            continue  # the catalog's query errors and the HTTP server's error codes are their own tables
+        if rel.startswith(("catalog/", "remote/", "sealed/")) or rel == "cip/codes.py":
+            continue  # the catalog's query errors and the HTTP servers' error codes are their own tables
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             exprs: list[ast.expr] = []
             if isinstance(node, ast.Call):
