@@ -313,8 +313,7 @@ def low_families(best: dict[str, Any], coverage: dict[str, Any] | None, *, heldo
                           "no_slot": cov.get("missing_no_slot", 0), "unseen": unseen,
                           "score_short": cov.get("score_short", 0), "missing_kinds": cov.get("missing", {})})
             if entry["no_slot"]:
-                kinds = ", ".join(sorted(cov.get("missing", {})))
-                reasons.append(f"menu lacks the action for {entry['no_slot']}/{total} references ({kinds})")
+                reasons.append(f"menu lacks the action for {entry['no_slot']}/{total} references")
             if unseen:
                 reasons.append(f"observation lacks the id or figure the reference used in {unseen}/{total}")
             if entry["score_short"]:

@@ -101,7 +101,7 @@ def test_low_families_name_measured_reasons():
     assert set(low) == {"T1_discovery", "T7_lifecycle"}
     t1, t7 = low["T1_discovery"], low["T7_lifecycle"]
     assert t1["menu_covered"] == 0.0 and t1["still_rising"] and t1["no_slot"] == 20
-    assert t1["reasons"][0] == "menu lacks the action for 20/20 references (search_listings)"
+    assert t1["reasons"][0] == "menu lacks the action for 20/20 references" and t1["missing_kinds"] == {"search_listings": 20}
     assert t7["menu_covered"] == 0.6 and not t7["still_rising"] and t7["unseen"] == 7
     assert "observation lacks the id or figure the reference used in 7/20" in t7["reasons"]
     assert "learner reaches 0.20 where the menu replays 60% of the references" in t7["reasons"]
