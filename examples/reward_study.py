@@ -259,6 +259,7 @@ def summarise(runs: list[dict[str, Any]], *, modes: Sequence[str], hints: Sequen
                     "runs": reached, "reached": sum(s is not None for s in reached),
                     "median_of_reached": (int(np.median([s for s in reached if s is not None]))
                                           if any(s is not None for s in reached) else None)}
+            entry["rl_gain"] = band([r["heldout_mean"] - r["curve"][0][1] for r in group])  # end - step 0
             entry["curve"] = curve_band([r["curve"] for r in group])
             by_mode[h][m] = entry
         differences[h] = {}
@@ -647,10 +648,15 @@ def figure_title(record: dict[str, Any]) -> str:
             "per mode, mean and 95 % band over seeds")
 
 
+def _gain(entry: dict[str, Any]) -> str:
+    g = entry.get("rl_gain")
+    return "-" if not g or g["mean"] is None else f"{g['mean']:+.3f} [{g['lo95']:+.3f}, {g['hi95']:+.3f}]"
+
+
 def markdown_tables(record: dict[str, Any]) -> str:
     """The README's tables from a study record: mode x hints, the differences, and per family."""
     lines = ["| hints | reward | frozen mean | held-out mean | held-out spread (std; min-max) | 95 % band | "
-             "steps to 0.3 | steps to 0.5 |", "|---|---|---|---|---|---|---|---|"]
+             "RL gain (held-out, end - step 0) | steps to 0.3 | steps to 0.5 |", "|---|---|---|---|---|---|---|---|---|"]
     for h, modes in record["by_mode"].items():
         for m, e in modes.items():
             fz, ho = e["frozen"], e["heldout"]
@@ -661,7 +667,7 @@ def markdown_tables(record: dict[str, Any]) -> str:
                              f"({r['reached']}/{len(r['runs'])})")
             lines.append(f"| {h} | {m} | {_fmt(fz['mean'])} | {_fmt(ho['mean'])} | {_fmt(ho['std'])}; "
                          f"{_fmt(ho['min'])}-{_fmt(ho['max'])} | {_fmt(ho['lo95'])}-{_fmt(ho['hi95'])} | "
-                         f"{reach[0]} | {reach[1]} |")
+                         f"{_gain(e)} | {reach[0]} | {reach[1]} |")
     lines += ["", "| hints | difference | frozen: mean [95 % CI] | held-out: mean [95 % CI] |", "|---|---|---|---|"]
     for h, diffs in record["differences"].items():
         for name, d in diffs.items():

@@ -133,6 +133,7 @@ def test_the_study_with_a_stand_in_learner_writes_every_record_the_bands_and_the
     assert record["command"].startswith("python examples/reward_study.py --learner") and record["wall_s"] > 0
     tables = rs.markdown_tables(record)
     assert "| off | success | 0.160 | 0.160 | 0.014; 0.150-0.170 |" in tables
+    assert record["by_mode"]["off"]["potential"]["rl_gain"]["mean"] == 0.5
     assert "| off | potential - terminal | +0.200 [+0.180, +0.220] | +0.200 [+0.180, +0.220] |" in tables
     assert "| T2_grounding | " in tables and tables.count("\n| structured |") == 5
 
