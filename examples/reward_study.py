@@ -53,7 +53,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from multiprocessing import get_context
 from pathlib import Path
-from types import ModuleType
+from types import ModuleType, SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -329,6 +329,38 @@ def low_families(best: dict[str, Any], coverage: dict[str, Any] | None, *, heldo
     return out
 
 
+class _KeptPolicy:
+    """A kept (slim) policy seen through the one method the learner's ``diagnose`` calls on a model:
+    ``model.policy.get_distribution(batch, action_masks=...).distribution.logits`` (greedy slot = argmax)."""
+
+    def __init__(self, path: Path) -> None:
+        from acworld_env.wrappers.trained import TrainedMenuPolicy
+
+        self.trained = TrainedMenuPolicy(path)
+        self.policy = self
+
+    def get_distribution(self, batch: dict[str, Any], action_masks: Any) -> Any:
+        """Masked logits of a batch (``action_mask`` then ``observation``, as the policy was trained)."""
+        import torch
+
+        x = np.concatenate([batch["action_mask"].numpy(), batch["observation"].numpy()], axis=1).astype(np.float32)
+        for w, b in self.trained.layers[:-1]:
+            x = self.trained.activation(x @ w.T + b)
+        w, b = self.trained.layers[-1]
+        logits = np.where(action_masks.numpy().astype(bool), x @ w.T + b, -np.inf)
+        return SimpleNamespace(distribution=SimpleNamespace(logits=torch.as_tensor(logits)))
+
+
+def diagnose_kept(learner: ModuleType, policy: Path, *, hints: str, featuriser: str | None,
+                  train_seeds: Sequence[int], heldout_seed: int, families: Sequence[str] | None,
+                  scores: dict[str, float]) -> dict[str, Any]:
+    """The learner's per-family diagnosis of a kept policy (menu coverage, ambiguous demonstrations,
+    train / held-out imitation accuracy, and the first reason that falls short)."""
+    train = learner.demonstrations(hints=hints, featuriser=featuriser, families=families, seeds=list(train_seeds))
+    return learner.diagnose(_KeptPolicy(policy), hints=hints, featuriser=featuriser, scores=scores, train=train,
+                            seed=heldout_seed, families=families)
+
+
 def check_policy(policy: Path, *, seed: int, tasks: str | None = None, out: Path | None = None,
                  cwd: Path = ROOT) -> dict[str, Any]:
     """``acworld eval capability-v1 --policy sb3:POLICY --split generated --seed SEED`` then
@@ -513,7 +545,7 @@ def _featuriser(name: str) -> str | None:
 
 def _study(args: argparse.Namespace, argv: list[str] | None) -> dict[str, Any]:
     started = time.perf_counter()
-    load_learner(args.learner)  # a missing or broken learner fails here, before any worker starts
+    learner = load_learner(args.learner)  # a missing or broken learner fails here, before any worker starts
     families = tuple(args.families) if args.families else None
     featuriser = _featuriser(args.featuriser)
     out = args.out or ROOT / "baselines" / ("reward_study_quick.json" if args.quick else "reward_study.json")
@@ -533,6 +565,7 @@ def _study(args: argparse.Namespace, argv: list[str] | None) -> dict[str, Any]:
     shutil.copyfile(args.learner, snapshot)
     specs = [dataclasses.replace(spec, learner=str(snapshot)) for spec in specs]
     version["sha256"] = hashlib.sha256(snapshot.read_bytes()).hexdigest()  # the bytes the runs load
+    learner = load_learner(snapshot)
     partial = Path(scratch) / "runs_so_far.json"
     print(f"runs so far go to {partial}", flush=True)
     runs: list[dict[str, Any]] = []
@@ -560,6 +593,10 @@ def _study(args: argparse.Namespace, argv: list[str] | None) -> dict[str, Any]:
     for h, entry in best.items():
         top = next(r for r in runs if (r["hints"], r["reward"], r["seed"]) == (h, entry["reward"], entry["seed"]))
         entry["low_families"] = low_families(top, coverage, heldout_seed=args.heldout_seed)
+        if entry["policy"] and hasattr(learner, "diagnose") and not args.quick:
+            entry["diagnosis"] = diagnose_kept(learner, ROOT / entry["policy"], hints=h, featuriser=featuriser,
+                                               train_seeds=args.train_seeds, heldout_seed=args.heldout_seed,
+                                               families=_family_list(families), scores=top["heldout"])
         if not args.no_check and entry["policy"]:
             entry["check"] = check_policy(ROOT / entry["policy"], seed=args.check_seed)
             entry["check"]["within_0.05"] = abs(entry["check"]["mean"] - entry["heldout_mean"]) <= 0.05
