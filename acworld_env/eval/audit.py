@@ -62,11 +62,13 @@ class RunCheck:
         return self.status != "failed"
 
 
-def check_run(path: Path, index: SuiteIndex, *, name: str | None = None) -> RunCheck:
-    """Verify one run folder completely; never raises."""
+def check_run(path: Path, index: SuiteIndex, *, name: str | None = None,
+              header: dict[str, Any] | None = None) -> RunCheck:
+    """Verify one run folder completely; never raises. ``header``: the evaluation's manifest header
+    (suite, split, seed), where an unscored run (which has no ``run.json``) finds its published task."""
     name = name or path.name
     if not (path / RUN_FILE).exists() and (path / UNSCORED_FILE).exists():
-        return _unscored(path, name, index)
+        return _unscored(path, name, index, header or {})
     from ..scoring.saved_run import InvalidRun, load_run
 
     try:
@@ -102,11 +104,13 @@ def _scored(art: Any, name: str, index: SuiteIndex) -> RunCheck:
     return RunCheck(name, path, "scored", "ok", entry, score, task, usage, run)
 
 
-def _unscored(path: Path, name: str, index: SuiteIndex) -> RunCheck:
+def _unscored(path: Path, name: str, index: SuiteIndex, header: dict[str, Any]) -> RunCheck:
+    source = ({"suite": header["suite"], "split": header.get("split", "frozen"), "suite_seed": header.get("seed", 0)}
+              if isinstance(header.get("suite"), str) else {})
     try:
         doc = read_json_file(path / UNSCORED_FILE)
         task_id, reason = doc["task_id"], str(doc["reason"])
-        published, where = index.published(task_id, {})
+        published, where = index.published(task_id, source)
     except (OSError, ValueError, KeyError, TypeError, RecursionError, AnchorError) as exc:
         return RunCheck(name, path, "failed", f"{UNSCORED_FILE} unreadable ({type(exc).__name__})")
     if published is None:
@@ -158,7 +162,7 @@ def audit_eval(out: Path, *, index: SuiteIndex | None = None, expect: str | None
         if name not in present:
             problems.append(f"run {name}: planned in {MANIFEST_FILE} but missing from the folder")
             continue
-        check = check_run(present[name], index)
+        check = check_run(present[name], index, header=header)
         checks.append(check)
         if manifest is not None and name not in planned:
             check.status, check.message = "failed", f"not a run of this evaluation (absent from {MANIFEST_FILE})"
