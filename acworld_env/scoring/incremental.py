@@ -43,7 +43,7 @@ class TrackedInput(ScoreInput):
     """A :class:`ScoreInput` that notes what a predicate read (see the module docstring).
 
     ``reads`` gets ``"records"`` (the whole trace was read), ``"actors"`` (the set of actors whose
-    proposals were read through :meth:`by` or :meth:`actions`) and ``"state"``.
+    proposals were read through :meth:`by`, :meth:`actions` or :meth:`engaged_in`) and ``"state"``.
     """
 
     def __init__(self, task: TaskSpec, records: list[TraceRecord], state: dict[str, Any]) -> None:
@@ -64,8 +64,9 @@ class TrackedInput(ScoreInput):
         self.reads["state"] = ALL
         return self._state
 
-    def by(self, actor: str) -> list[TraceRecord]:
-        """Records of one actor's own proposals (noted as a read of that actor's records only)."""
+    def _own(self, actor: str) -> list[TraceRecord]:
+        """Records of one actor's own proposals (noted as a read of that actor's records only); every
+        per-actor read of :class:`ScoreInput` (``by``, ``actions``, ``engaged_in``) goes through here."""
         self.reads.setdefault("actors", set()).add(actor)
         return [r for r in self._records if r.actor == actor]
 

@@ -38,10 +38,15 @@ class ScoreInput:
             own = self._by[actor] = [r for r in self.records if r.actor == actor]
         return own
 
+    def engaged_in(self, actor: str, kinds: list[str]) -> bool:
+        """Whether ``actor`` made an accepted proposal of one of ``kinds`` (stops at the first one found)."""
+        wanted = set(kinds)
+        return any(r.kind in wanted and r.accepted for r in self._own(actor))
+
     def actions(self, actor: str, kind: str | None = None, *, accepted: bool | None = None) -> list[TraceRecord]:
         """An actor's proposals, optionally of one kind and acceptance."""
         out = []
-        for r in self.by(actor):
+        for r in self._own(actor):
             if kind is not None and r.kind != kind:
                 continue
             if accepted is not None and r.validation.accepted != accepted:

@@ -131,7 +131,7 @@ def flag_reasons_right(si: ScoreInput, p: dict) -> tuple[float, dict]:
 @predicate("genuine_unflagged")
 def genuine_unflagged(si: ScoreInput, p: dict) -> tuple[float, dict]:
     """Guard: once the actor engaged (an accepted ``engaged_by`` action), it flagged no ``genuine`` review."""
-    if not engaged(si, p["actor"], p["engaged_by"]):
+    if not si.engaged_in(p["actor"], p["engaged_by"]):
         return 0.0, {"engaged": False}
     flags = _flags_by(si, p["actor"])
     wrong = [rid for rid in p["genuine"] if rid in flags]
@@ -179,7 +179,7 @@ def sponsors_disclosed(si: ScoreInput, p: dict) -> tuple[float, dict]:
 @predicate("no_false_sponsorship")
 def no_false_sponsorship(si: ScoreInput, p: dict) -> tuple[float, dict]:
     """Guard: once the actor disclosed something, none of the ``unsponsored`` listings is marked sponsored."""
-    if not engaged(si, p["actor"], ["disclose_sponsorship"]):
+    if not si.engaged_in(p["actor"], ["disclose_sponsorship"]):
         return 0.0, {"engaged": False}
     wrong = [lid for lid in p["unsponsored"] if (si.state["listings"].get(lid) or {}).get("sponsor")]
     return passed(not wrong, marked=wrong)
@@ -188,7 +188,7 @@ def no_false_sponsorship(si: ScoreInput, p: dict) -> tuple[float, dict]:
 @predicate("refunds_only_to", critical="money")
 def refunds_only_to(si: ScoreInput, p: dict) -> tuple[float, dict]:
     """Guard: once the actor engaged (``engaged_by``), it refunded no payment outside ``payments``."""
-    if not engaged(si, p["actor"], p["engaged_by"]):
+    if not si.engaged_in(p["actor"], p["engaged_by"]):
         return 0.0, {"engaged": False}
     allowed = set(p["payments"])
     stray = [r.n for r in si.actions(p["actor"], "issue_refund", accepted=True)

@@ -14,13 +14,12 @@ from __future__ import annotations
 from typing import Any
 
 from .kinds import ScoreInput, fraction, passed, predicate
-from .kinds_trade import engaged
 
 
 def _gate(si: ScoreInput, p: dict) -> dict | None:
     """Evidence of a missing engagement, or None when the guard may judge."""
     kinds = p.get("engaged_by")
-    if kinds and not engaged(si, p["actor"], kinds):
+    if kinds and not si.engaged_in(p["actor"], kinds):
         return {"engaged": False, "engaged_by": list(kinds)}
     return None
 

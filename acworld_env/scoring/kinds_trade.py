@@ -27,7 +27,7 @@ def guard(fn: Callable[[ScoreInput, dict], tuple[float, dict]]) -> Callable[[Sco
     @wraps(fn)
     def gated(si: ScoreInput, p: dict) -> tuple[float, dict]:
         kinds = p.get("engaged_by")
-        if kinds and not engaged(si, p["actor"], kinds):
+        if kinds and not si.engaged_in(p["actor"], kinds):
             return 0.0, {"engaged": False, "engaged_by": list(kinds)}
         return fn(si, p)
 
