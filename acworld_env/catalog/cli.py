@@ -31,7 +31,7 @@ from .errors import CatalogError, CatalogQueryError
 app = typer.Typer(name="catalog", help="Build, synthesise, inspect and search product catalogs.",
                   no_args_is_help=True, add_completion=False)
 out = Console()
-err = Console(stderr=True)
+err = Console(stderr=True, soft_wrap=True)  # an error is one line, however long its paths
 F = TypeVar("F", bound=Callable[..., Any])
 INPUT_ERROR = 2
 """Exit code of every usage or input error."""
