@@ -2,7 +2,8 @@
 
     python examples/reward_study.py                 # the study: 18 runs, 2 processes (951 s recorded)
     python examples/reward_study.py --quick         # T10, one seed per mode, from scratch (1-3 min)
-    python examples/reward_study.py --no-bc --hints structured --no-keep --out baselines/reward_study_scratch.json
+    python examples/reward_study.py --no-bc --hints structured --steps 24576 --seeds 0 1 2 3 --no-keep ...
+                                                    # from scratch (command: baselines/reward_study_scratch.json)
     python examples/reward_study.py --tables baselines/reward_study.json   # README tables, figure again
 
 Trains the same learner (``examples/menu_learner.py``: behaviour cloning from verified reference
