@@ -1,6 +1,6 @@
 """The env's order-enforcing wrapper behaves as PettingZoo's (issue 32: it only reads fields directly).
 
-:class:`acworld_env.envs.aec.OrderEnforcing` overrides ``last`` and ``agent_iter``; before a reset it
+:class:`acworld_env.envs.order_enforcing.OrderEnforcing` overrides ``last`` and ``agent_iter``; before a reset it
 must fail as ``OrderEnforcingWrapper`` fails, and after one give the same values, agent by agent.
 """
 
@@ -12,7 +12,8 @@ import pytest
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 import acworld_env
-from acworld_env.envs.aec import AcworldAECEnv, OrderEnforcing
+from acworld_env.envs.aec import AcworldAECEnv
+from acworld_env.envs.order_enforcing import OrderEnforcing
 from acworld_env.envs.spaces import decode_observation
 from acworld_env.policies.make import make_policy
 
