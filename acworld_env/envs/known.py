@@ -328,6 +328,10 @@ class Known:
             merchant = d.get("merchant_id") or d.get("merchant")
             if isinstance(merchant, str):
                 lst["merchant"] = merchant
+            if isinstance(d.get("attributes"), dict):  # a search hit or record: the catalog's words for it
+                lst["facets"] = {"category": d.get("category"), "brand": d.get("brand"),
+                                 "attributes": dict(d["attributes"]),
+                                 "options": dict(d["options"]) if isinstance(d.get("options"), dict) else {}}
         if (thr := recs.get("threads")) is not None:
             if isinstance(d.get("listing"), str):
                 thr["listing"] = d["listing"]
