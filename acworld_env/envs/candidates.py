@@ -24,6 +24,7 @@ from . import candidates_governance as governance
 from . import candidates_notices as notices
 from . import candidates_plans as plans
 from . import candidates_records as records
+from . import candidates_search as searches
 from .known import ONE_SHOT, Known, action_key
 
 N_LISTINGS, N_MERCHANTS, N_THREADS, N_ORDERS = 8, 4, 4, 8
@@ -376,6 +377,7 @@ def _build_table() -> list[Slot]:
         Slot("abstain", "abstain", _fixed({"kind": "abstain", "reason": "Nothing available satisfies the request."})),
         Slot("finish", "finish", _fixed({"kind": "finish", "summary": "Done."})),
     ]
+    slots += [Slot(label, kind, build, i) for label, kind, build, i in searches.slots()]
     return slots
 
 
