@@ -246,7 +246,8 @@ class Known:
             self.senders.append(sender)
         if msg.get("kind") == "question":
             self._see("questions", msg.get("message_id"))
-            self["questions"][msg["message_id"]].update(listing=msg.get("listing_id"), sender=sender)
+            self["questions"][msg["message_id"]].update(listing=msg.get("listing_id"), sender=sender,
+                                                        text=str(msg.get("text", ""))[:2000])
         tid = msg.get("thread_id")
         thr = self._see("threads", tid)
         if thr is not None and sender:
