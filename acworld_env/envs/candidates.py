@@ -378,6 +378,7 @@ def _build_table() -> list[Slot]:
         Slot("finish", "finish", _fixed({"kind": "finish", "summary": "Done."})),
     ]
     slots += [Slot(label, kind, build, i) for label, kind, build, i in searches.slots()]
+    slots += [Slot(label, kind, build, i) for label, kind, build, i in records.reply_slots(N_QUESTIONS)]
     return slots
 
 

@@ -15,15 +15,19 @@ e.g. ``weight_oz``) and the attributes of the listing records the agent read (``
   (``mandate["listing"]``) with its record's figure, in the unit the draft used;
 * ``claims:comparisons``: of the comparisons the mandate wants (``lighter_than``, ``cheaper_than``,
   ``lightest``, ``cheapest``), claim those the read records and current prices back;
+* ``question[k].answer:record``: reply to the ``k``-th question with each figure it asks for ("how much does
+  it weigh in ounces", "how thick is it") from its listing's record, in the unit it names (else the record's);
 * ``claims:fix`` / ``claims:retract[j]``: restate the own listing's figure claims its record
   contradicts (more than 2 % off), in the claim's unit; withdraw a claim its record has nothing on.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
+from ..scoring.grounding_units import UNITS as _UNIT_SIZES
 from .known import Known
 
 Builder = Callable[[Known, int], "dict[str, Any] | None"]
@@ -213,6 +217,53 @@ def backed_comparisons(k: Known, _: int) -> dict[str, Any] | None:
         elif not key.endswith("_than") and len(beaten) == len(theirs):
             claims[key] = "yes"
     return {"kind": "update_listing", "listing_id": own, "claims": claims} if claims else None
+
+
+_ASKED_DIMENSION = {"long": "length", "wide": "width", "thick": "thickness", "tall": "height", "high": "height",
+                    "weigh": "weight", "heavy": "weight"}
+"""Words a question uses for a measured dimension ("how long is it" asks for the length)."""
+_UNIT_NAMES = {name: short for name, size in _UNIT_SIZES.items() for short in UNITS if UNITS[short] == size}
+
+
+def _asked(text: str, attrs: dict[str, Any]) -> list[tuple[str, str]] | None:
+    """The record figures a question asks for, in order, each with the unit it names (else the record's)."""
+    body = text.split(":", 1)[-1].split("?", 1)[0].lower().replace("-", " ")
+    out: list[tuple[str, str]] = []
+    for clause in re.split(r"\band\b|,", body):
+        words = re.findall(r"[a-z]+", clause)
+        unit = next((_UNIT_NAMES[w] for i, w in enumerate(words) if i and words[i - 1] == "in" and w in _UNIT_NAMES),
+                    None)
+        for attr, v in attrs.items():
+            stem, _, a_unit = attr.rpartition("_")
+            if a_unit not in UNITS or isinstance(v, bool) or not isinstance(v, int | float) or not stem:
+                continue
+            named = stem.split("_")
+            said = all(w in words for w in named) or any(
+                _ASKED_DIMENSION.get(w) == stem or (len(w) > 4 and stem.startswith(w)) for w in words)
+            if said and (unit is None or UNITS[unit][0] == UNITS[a_unit][0]):
+                out.append((attr, unit or a_unit))
+                break
+    return out or None
+
+
+def reply_record(k: Known, i: int) -> dict[str, Any] | None:
+    """Answer the ``i``-th question with the figures it asks for, from its listing's record, in the units it names."""
+    qid = k.nth("questions", i)
+    q = k["questions"][qid] if qid else {}
+    lid = q.get("listing")
+    attrs = k["listings"].get(lid, {}).get("attributes") if isinstance(lid, str) else None
+    asked = _asked(str(q.get("text", "")), attrs) if attrs else None
+    if not asked:
+        return None
+    parts = [f"its {attr.rpartition('_')[0].replace('_', ' ')} is "
+             f"{stated(attrs[attr] * UNITS[attr.rpartition('_')[2]][1] / UNITS[unit][1])} {unit}" for attr, unit in asked]
+    return {"kind": "answer_question", "in_reply_to": qid,
+            "text": f"Per the product record for {lid}, {' and '.join(parts)}."}
+
+
+def reply_slots(n_questions: int) -> list[tuple[str, str, Builder, int]]:
+    """The reply slots: ``(label, kind, builder, index)``."""
+    return [(f"question[{i}].answer:record", "answer_question", reply_record, i) for i in range(n_questions)]
 
 
 N_CLAIMS = 8
