@@ -11,6 +11,19 @@ and the menu-played episode reaches the reference's score. Where a step has no s
 names the action kind that was missing (the episode stops there: later steps would not be the
 reference's).
 
+The references are oracle scripts: some act on an id or a figure they never looked up (a payment
+they refund, the shipment of an order they were told about). Where the reference's next action has
+no slot, the replay first takes read-only menu slots (``get_order``, ``get_payment``,
+``list_orders``, ``get_ledger``, ``search_listings``, ...: kinds that commit nothing to the World)
+that make a slot for it appear, as an agent would look the record up: the shortest such sequence
+(at most :data:`LOOKUP_DEPTH` reads) found by replaying the episode so far with each candidate read,
+candidates in a fixed order (reads naming an id of the wanted action, then reads of records linked
+to those ids, then the rest, each group in menu order; a read already taken is not repeated; a
+first read that teaches the actor nothing new is not extended), at most :data:`MAX_SIMULATIONS`
+replays per gap. The inserted reads are counted (``lookups``, per task and per family), the
+``on_step`` hook sees them like any other step, and the task is covered only if the episode with
+them still reaches the reference's score.
+
     python -m acworld_env.wrappers.menu_coverage [--split generated --seed 7] [--hints structured]
     python -m acworld_env.wrappers.menu_coverage --baseline baselines/menu_coverage.json
 """
@@ -27,7 +40,7 @@ from typing import Any
 
 from ..envs.candidates import menu_actions
 from ..envs.known import Known
-from ..vcp.union import parse_action
+from ..vcp.union import IDLE_ACTION, QUERY_KINDS, parse_action
 
 
 @dataclass
@@ -54,6 +67,9 @@ class TaskCoverage:
         return "unseen_id" if self.unseen else "unseen_figure" if self.unseen_figures else "no_slot"
     score: float = 0.0
     reference_score: float = 0.0
+    lookups: list[str] = field(default_factory=list)
+    """Kinds of the read-only slots the replay inserted before reference actions that had no slot yet
+    (see the module docstring), in the order taken."""
 
     @property
     def covered(self) -> bool:
@@ -80,7 +96,10 @@ class CoverageReport:
                         "missing_unseen_id": sum(t.why == "unseen_id" for t in items),
                         "missing_unseen_figure": sum(t.why == "unseen_figure" for t in items),
                         "missing_no_slot": sum(t.why == "no_slot" for t in items),
-                        "score_short": sum(t.missing is None and not t.covered for t in items)}
+                        "score_short": sum(t.missing is None and not t.covered for t in items),
+                        "lookups": sum(len(t.lookups) for t in items),
+                        "tasks_with_lookups": sum(bool(t.lookups) for t in items),
+                        "lookup_kinds": dict(sorted(Counter(k for t in items for k in t.lookups).items()))}
         return out
 
 
@@ -199,6 +218,119 @@ def _reference_score(task: Any) -> float:
 StepHook = Callable[[Any, str, list[dict[str, Any] | None], int], None]
 """``(env, agent, menu actions, chosen slot index)``, called before each expressed reference step."""
 
+LOOKUP_DEPTH = 2
+"""Most read-only slots the replay inserts before one reference action."""
+MAX_SIMULATIONS = 400
+"""Most replays tried while looking for the reads that make one reference action's slot appear."""
+_NOT_LOOKUPS = frozenset({IDLE_ACTION["kind"]})
+"""Read-only kinds the replay never inserts (reading the inbox is what an idle turn does anyway)."""
+
+
+def _new_env(task: Any, hints: str) -> Any:
+    from ..envs.aec import AcworldAECEnv
+
+    env = AcworldAECEnv(task=task, hints=hints)
+    env.reset(seed=0)
+    return env
+
+
+def _replay(task: Any, hints: str, history: list[Any]) -> tuple[Any, str | None]:
+    """A fresh episode driven by ``history`` (the actor's actions so far, None for idle turns), as
+    :func:`task_coverage` drives it: the env and the agent whose turn comes next (None once it ended)."""
+    env, taken = _new_env(task, hints), 0
+    for agent in env.agent_iter(max_iter=10_000):
+        _, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        env.raw_observation(agent)
+        if taken == len(history):
+            return env, agent
+        env.step(history[taken])
+        taken += 1
+    return env, None
+
+
+def _ids_in(node: Any, out: set[str]) -> set[str]:
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key not in (*_WORDS, "answer", "claims", "idempotency_key"):
+                _ids_in(value, out)
+    elif isinstance(node, list):
+        for value in node:
+            _ids_in(value, out)
+    elif isinstance(node, str) and _ID.match(node):
+        out.add(node)
+    return out
+
+
+def _linked(known: Known, ids: set[str]) -> set[str]:
+    """Ids of records the actor knows to be linked to ``ids`` (an order's payment, a payment's order, ...)."""
+    linked: set[str] = set()
+    for recs in known.records.values():
+        for key, rec in recs.items():
+            named = _ids_in(rec, set())
+            if key in ids:
+                linked |= named
+            elif named & ids:
+                linked.add(key)
+    return linked - ids
+
+
+def _reads(actions: list[dict[str, Any] | None], known: Known, wanted: dict[str, Any],
+           taken: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The read-only slots a lookup may take now, in the fixed order of the module docstring."""
+    named = _ids_in(wanted, set())
+    linked = _linked(known, named)
+    done = [_plain(a) for a in taken]
+    ranked = []
+    for pos, action in enumerate(actions):
+        if action is None or action.get("kind") not in QUERY_KINDS or action["kind"] in _NOT_LOOKUPS:
+            continue
+        if _plain(action) in done:
+            continue
+        ids = _ids_in(action, set())
+        ranked.append((0 if ids & named else 1 if ids & linked else 2, pos, action))
+    return [a for _, _, a in sorted(ranked, key=lambda r: r[:2])]
+
+
+def _view(known: Known) -> str:
+    """What the actor knows, as one comparable string (a read that leaves it unchanged taught nothing)."""
+    return json.dumps([known.records, known.hits, known.actors], sort_keys=True, default=str)
+
+
+def _lookups(task: Any, hints: str, history: list[Any], wanted: dict[str, Any]) -> list[dict[str, Any]]:
+    """The shortest sequence of read-only slots after ``history`` that makes a slot for ``wanted``
+    appear (the first in the fixed order), or ``[]`` when none of at most :data:`LOOKUP_DEPTH`
+    reads does within :data:`MAX_SIMULATIONS` replays."""
+    budget = [MAX_SIMULATIONS]
+
+    def search(prefix: list[dict[str, Any]], env: Any, agent: str) -> list[dict[str, Any]]:
+        known = env.known(agent)
+        before = _view(known)
+        reads = _reads(menu_actions(known), known, wanted, [a for a in history + prefix if isinstance(a, dict)])
+        tried: list[tuple[dict[str, Any], Any, str]] = []
+        for read in reads:
+            if budget[0] <= 0:
+                return []
+            budget[0] -= 1
+            env2, agent2 = _replay(task, hints, history + prefix + [read])
+            if agent2 is None:
+                continue
+            if _slot_for(menu_actions(env2.known(agent2)), wanted) is not None:
+                return [*prefix, read]
+            if _view(env2.known(agent2)) != before:
+                tried.append((read, env2, agent2))
+        if len(prefix) + 1 < LOOKUP_DEPTH:
+            for read, env2, agent2 in tried:
+                found = search([*prefix, read], env2, agent2)
+                if found:
+                    return found
+        return []
+
+    env, agent = _replay(task, hints, history)
+    return [] if agent is None else search([], env, agent)
+
 
 def task_coverage(task: Any, *, hints: str = "off", on_step: StepHook | None = None,
                   reference_score: bool = True) -> TaskCoverage:
@@ -207,20 +339,20 @@ def task_coverage(task: Any, *, hints: str = "off", on_step: StepHook | None = N
     ``on_step`` sees each step the menu expressed, before it is taken: the AEC env (its
     ``raw_observation`` and ``known`` are what the actor sees then), the agent, the menu and the
     index of the slot that expressed the reference's action (the demonstrations of
-    ``examples/menu_learner.py`` are these pairs). ``reference_score=False`` skips playing the
-    reference on its own (its score is then taken to be the menu-played one's, so ``covered`` only
-    says that every step had a slot).
+    ``examples/menu_learner.py`` are these pairs), the inserted lookups included. ``reference_score=False``
+    skips playing the reference on its own (its score is then taken to be the menu-played one's, so
+    ``covered`` only says that every step had a slot).
     """
-    from ..envs.aec import AcworldAECEnv
     from ..policies.make import make_policy
 
     out = TaskCoverage(task.task_id, task.family)
     out.reference_score = _reference_score(task) if reference_score else float("nan")
-    env = AcworldAECEnv(task=task, hints=hints)
-    env.reset(seed=0)
+    env = _new_env(task, hints)
     policy = make_policy(task.reference)
     policy.reset(0)
     figures: set[int] = set()
+    history: list[Any] = []
+    carried: list[Any] = []  # messages delivered during inserted lookups, which the reference has not seen yet
     for agent in env.agent_iter(max_iter=10_000):
         _, _, term, trunc, _ = env.last()
         if term or trunc:
@@ -228,14 +360,36 @@ def task_coverage(task: Any, *, hints: str = "off", on_step: StepHook | None = N
             continue
         raw = env.raw_observation(agent)
         note_figures(raw, figures)
+        if carried:
+            raw, carried = {**raw, "inbox": [*carried, *(raw.get("inbox") or [])]}, []
         wanted = policy.act(raw)
         if wanted is None:
             env.step(None)
+            history.append(None)
             continue
         wanted = _as_dict(wanted)
         out.steps += 1
         actions = menu_actions(env.known(agent))
         slot = _slot_for(actions, wanted)
+        if slot is None:
+            for read in _lookups(task, hints, history, wanted):
+                taken = _slot_for(actions, read)
+                if taken is None:  # pragma: no cover - the replay is deterministic
+                    break
+                if on_step is not None:
+                    on_step(env, agent, actions, next(i for i, a in enumerate(actions) if a is taken))
+                env.step(taken)
+                history.append(taken)
+                out.lookups.append(str(taken["kind"]))
+                _, _, term, trunc, _ = env.last()
+                if term or trunc:
+                    break
+                seen = env.raw_observation(agent)
+                note_figures(seen, figures)
+                carried += seen.get("inbox") or []
+                actions = menu_actions(env.known(agent))
+            else:
+                slot = _slot_for(actions, wanted)
         if slot is None:
             out.missing = str(wanted.get("kind"))
             out.unseen = unseen_ids(wanted, env.known(agent))
@@ -245,6 +399,7 @@ def task_coverage(task: Any, *, hints: str = "off", on_step: StepHook | None = N
         if on_step is not None:
             on_step(env, agent, actions, next(i for i, a in enumerate(actions) if a is slot))
         env.step(slot)
+        history.append(slot)
     out.score = env.score.score if env.score is not None else 0.0
     if not reference_score:
         out.reference_score = out.score
