@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -93,11 +93,12 @@ class TraceRecord:
     hash: str
     original_validation: str | None = None
     meta: dict[str, Any] | None = None
+    kind: str | None = field(init=False, repr=False, compare=False)
+    """The proposed action's kind (None for input that did not parse): read from ``action`` once, when the
+    record is made (predicates ask for it ~10 times per step); not part of the JSON form."""
 
-    @property
-    def kind(self) -> str | None:
-        """The proposed action's kind (None for input that did not parse)."""
-        return self.action.get("kind") if isinstance(self.action, dict) else None
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "kind", self.action.get("kind") if isinstance(self.action, dict) else None)
 
     @property
     def accepted(self) -> bool:

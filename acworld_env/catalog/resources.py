@@ -13,11 +13,18 @@ def default_catalog_path() -> Path:
     """Path of the shipped ``capability-v1`` catalog inside the installed package.
 
     Found through :mod:`importlib.resources`, so it works from a wheel as well as
-    from a source checkout (package data ``acworld_env/data/catalog/``).
+    from a source checkout (package data ``acworld_env/data/catalog/``). Found once per process (the
+    package does not move; every reset of a task on this catalog asks, and the lookup took ~50 us).
     """
-    ref = resources.files("acworld_env").joinpath("data", "catalog", CAPABILITY_V1_FILE)
-    with resources.as_file(ref) as path:
-        return Path(path)
+    global _DEFAULT_PATH
+    if _DEFAULT_PATH is None:
+        ref = resources.files("acworld_env").joinpath("data", "catalog", CAPABILITY_V1_FILE)
+        with resources.as_file(ref) as path:
+            _DEFAULT_PATH = Path(path)
+    return _DEFAULT_PATH
+
+
+_DEFAULT_PATH: Path | None = None
 
 
 def cache_dir() -> Path:

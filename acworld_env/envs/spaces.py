@@ -43,6 +43,7 @@ TERMINAL_SHARE = 0.03
 """Probability that :meth:`VCPActionSpace.sample` draws a terminal action (answer, abstain, finish)."""
 NUMERIC_FIELDS = {"step": (0, MAX_STEPS), "steps_left": (0, MAX_STEPS), "round": (0, MAX_ROUND),
                   "balance": (-MAX_BALANCE, MAX_BALANCE), "inbox_size": (0, MAX_INBOX)}
+_NUMERIC_NAMES = tuple(NUMERIC_FIELDS)
 
 
 @cache
@@ -162,13 +163,14 @@ def encode_observation(raw: dict[str, Any], text: str) -> dict[str, Any]:
     """The space element for a raw observation and its rendered text."""
     last = raw.get("last_result")
     step, max_steps = int(raw.get("step", 0)), int(raw.get("max_steps", 0))
-    values = {"step": step, "steps_left": max(0, max_steps - step), "round": int(raw.get("round", 0)),
-              "balance": int(raw.get("balance", 0)), "inbox_size": len(raw.get("inbox", []))}
     obs: dict[str, Any] = {"text": clean_text(text), "json": _fit_json(raw)}
-    clipped = [min(high, max(low, values[name])) for name, (low, high) in NUMERIC_FIELDS.items()]
-    rows = np.array(clipped, dtype=np.int64).reshape(len(clipped), 1)
-    for name, row in zip(NUMERIC_FIELDS, rows, strict=True):
-        obs[name] = row  # each a shape-(1,) int64 array (rows of one array, made in one call)
+    clipped = [  # each value within its NUMERIC_FIELDS bounds, in their order (written out: a loop was twice as slow)
+        min(MAX_STEPS, max(0, step)), min(MAX_STEPS, max(0, max_steps - step)),
+        min(MAX_ROUND, max(0, int(raw.get("round", 0)))), min(MAX_BALANCE, max(-MAX_BALANCE, int(raw.get("balance", 0)))),
+        min(MAX_INBOX, len(raw.get("inbox", []))),
+    ]
+    obs.update(zip(_NUMERIC_NAMES, np.array(clipped, dtype=np.int64).reshape(5, 1), strict=True))
+    # each field a shape-(1,) int64 array: the rows of one array, made in one call
     obs["last_accepted"] = _INT64[0 if last is None else (1 if last.get("accepted") else 2)]
     obs["role"] = _INT64[0 if raw.get("role") == "buyer" else 1]
     return obs

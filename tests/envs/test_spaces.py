@@ -8,7 +8,13 @@ import numpy as np
 
 import acworld_env
 from acworld_env.envs import VCPActionSpace, decode_observation
-from acworld_env.envs.spaces import CHARSET, MAX_TEXT, clean_text, encode_observation
+from acworld_env.envs.spaces import (
+    CHARSET,
+    MAX_TEXT,
+    NUMERIC_FIELDS,
+    clean_text,
+    encode_observation,
+)
 from acworld_env.vcp import TOOLS, parse_action
 
 
@@ -107,3 +113,18 @@ def test_annotate_attaches_metadata_to_the_next_record():
     env.step({"kind": "get_balance"})
     records = [r for r in env.unwrapped.episode.market.trace.records if r["actor"] == "buyer_0"]
     assert records[0]["meta"] == {"model": "test-model", "latency_ms": 12} and "meta" not in records[1]
+
+
+def test_numeric_fields_are_clipped_to_their_declared_bounds():
+    """Each numeric field is its value clipped into its ``NUMERIC_FIELDS`` box, below and above, in that order."""
+    for sign in (-1, 1):
+        huge = sign * 10**15
+        raw = {"actor": "buyer_0", "role": "buyer", "round": huge, "step": huge, "max_steps": -huge, "request": "",
+               "mandate": {}, "inbox": [{"message_id": str(i)} for i in range(10_001 if sign > 0 else 0)],
+               "last_result": None, "balance": huge}
+        obs = encode_observation(raw, "")
+        values = {"step": huge, "steps_left": -2 * huge, "round": huge, "balance": huge, "inbox_size": len(raw["inbox"])}
+        assert list(obs)[2:7] == list(NUMERIC_FIELDS)
+        for name, (low, high) in NUMERIC_FIELDS.items():
+            assert obs[name].shape == (1,) and obs[name].dtype == np.int64 and obs[name].strides == (8,)
+            assert obs[name][0] == min(high, max(low, values[name])), name

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -18,7 +19,7 @@ import acworld_env
 from acworld_env.scoring.kinds import CRITICAL
 from acworld_env.scoring.score import LOSS_GROUPS, STAGES, Score, assemble, score_json
 from acworld_env.tasks.suites import load_suite
-from acworld_env.trace import Trace, Validation, verify_trace
+from acworld_env.trace import Trace, TraceRecord, Validation, verify_trace
 from acworld_env.world import World
 from acworld_env.world.digest import GENESIS, canonical, chain
 
@@ -46,6 +47,18 @@ def test_a_record_hash_is_the_chain_over_its_json_form_with_and_without_optional
     assert "meta" in trace.records[1] and "original_validation" in trace.records[1]
     assert "meta" not in trace.records[0] and "meta" not in trace.records[2]
     assert verify_trace(trace.records) == trace.digest
+
+
+def test_a_record_kind_is_read_from_its_action_and_is_not_part_of_its_json_form() -> None:
+    trace = Trace()
+    rec = trace.append(round=0, actor="buyer_0", role="buyer", envelope=None, action={"kind": "get_inbox"},
+                       validation=_validation(1))
+    unparsed = trace.append(round=0, actor="buyer_0", role="buyer", envelope=None, action={"unparsed": "?"},
+                            validation=_validation(2))
+    assert rec.kind == "get_inbox" and unparsed.kind is None
+    assert "kind" not in rec.to_dict() and "kind" not in rec.body()
+    assert TraceRecord.from_dict(rec.to_dict()) == rec and TraceRecord.from_dict({"action": "text"}).kind is None
+    assert replace(rec, action={"kind": "finish"}).kind == "finish"
 
 
 @pytest.mark.parametrize("value", [
