@@ -9,7 +9,7 @@ own last search, and the prices on its threads.
 * search hits: read, read the reviews of, or order the ``k``-th listing the last search returned;
 * reviews: flag the ``k``-th review seen, for each reason;
 * bargaining (prices rounded to whole dollars, never past the mandate's limit): a buyer opens at a
-  share of its limit; a seller's first counter asks the list price (or 95 % / 90 % of it); later
+  share of its limit (coarse shares, and a fine grid of whole percents); a seller's first counter asks the list price (or 95 % / 90 % of it); later
   counters concede a share of the gap to the other side's last price, at least 1.5 % of the list
   price per move.
 """
@@ -26,6 +26,11 @@ N_HITS = 12
 """Search hits the menu can act on (the first ones of the page)."""
 OPENING_SHARES = (0.5, 0.6, 0.7, 0.8, 0.9)
 """A buyer's opening offers, as shares of its own limit."""
+FINE_OPENING_PERCENTS = tuple(p for p in range(30, 90) if p % 10)
+"""Further opening offers, at every whole percent of the limit from 30 % to 89 % (the coarse shares aside).
+
+A seller that mirrors concessions counts any offer below the price it finds credible as that price;
+the best opening is then that price, a figure the buyer never sees, so the menu offers a fine grid."""
 ASKING_SHARES = (1.0, 0.95, 0.9)
 """A seller's first counter, as shares of its asking base (the list price, at least 110 % of its floor)."""
 CONCEDE_SHARES = (0.0, 0.1, 0.2, 0.3, 0.4)
@@ -193,3 +198,8 @@ def conceding(share: float):  # noqa: ANN201  (a Builder)
         return {"kind": "counter_offer", "thread_id": tid, "unit_price": price}
 
     return build
+
+
+def fine_opening_slots() -> list[tuple[str, str, Any, int]]:
+    """The fine-grid opening slots: ``(label, kind, builder, index)`` (see :data:`FINE_OPENING_PERCENTS`)."""
+    return [(f"offer:limit@{p}%", "propose_offer", opening(p / 100), 0) for p in FINE_OPENING_PERCENTS]
