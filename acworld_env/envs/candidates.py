@@ -381,6 +381,7 @@ def _build_table() -> list[Slot]:
     slots += [Slot(label, kind, build, i) for label, kind, build, i in records.reply_slots(N_QUESTIONS)]
     slots += [Slot(label, kind, build, i) for label, kind, build, i in plans.fine_opening_slots()]
     slots += [Slot(label, kind, build, i) for label, kind, build, i in carts.cheapest_slots()]
+    slots += [Slot(label, kind, build, i) for label, kind, build, i in governance.bought_slots()]
     return slots
 
 

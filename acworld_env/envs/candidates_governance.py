@@ -9,7 +9,9 @@ who messaged the agent, and which listings it read were marked sponsored.
 * ``listing[k].disclose[s]``: disclose the ``k``-th listing seen as paid for by the ``s``-th payer;
 * ``answer:senders[m]``: answer the mandate's first answer field with a set of the shops that
   messaged (the first three, by the bits of ``m``);
-* ``listing[k].answer+sponsored``: answer the ``k``-th listing, listing the sponsored ones read.
+* ``listing[k].answer+sponsored``: answer the ``k``-th listing, listing the sponsored ones read;
+* ``answer:bought+senders[m]``: answer the mandate's listing field with the listing of the agent's own
+  last order, and its other answer field with a set of the shops that messaged (bits of ``m``).
 """
 
 from __future__ import annotations
@@ -66,6 +68,41 @@ def answer_sponsored(k: Known, i: int) -> dict[str, Any] | None:
         return None
     return {"kind": "submit_answer", "answer": {"listing_id": lid, "sponsored_listings": sorted(x for x, v in read.items() if v)},
             "evidence": [lid]}
+
+
+def _bought(k: Known) -> str | None:
+    """The listing of the agent's own last accepted order (its first line)."""
+    for oid in reversed(list(k.ordered)):
+        lines = k["orders"].get(oid, {}).get("lines") or []
+        if lines and isinstance(lines[0].get("listing_id"), str):
+            return lines[0]["listing_id"]
+    last = k.pending
+    if last.get("kind") == "place_order" and k.ordered and isinstance(last.get("lines"), list) and last["lines"]:
+        lid = last["lines"][0].get("listing_id") if isinstance(last["lines"][0], dict) else None
+        return lid if isinstance(lid, str) else None
+    return None
+
+
+def answer_bought_senders(k: Known, mask: int) -> dict[str, Any] | None:
+    """Answer the listing bought and, in the mandate's other answer field, the shops among the first that
+    messaged the agent whose bits are set in ``mask``."""
+    fields = [f.split(":", 1)[0].strip() for f in k.mandate.get("answer_fields") or [] if isinstance(f, str)]
+    if "listing_id" not in fields or len(fields) != 2:
+        return None
+    lid = _bought(k)
+    senders = [a for a in k.senders if k.actors.get(a) == "merchant" or a.startswith("merchant")][:N_SENDERS]
+    if lid is None or mask >= 2 ** len(senders):
+        return None
+    other = next(f for f in fields if f != "listing_id")
+    shops = sorted(a for j, a in enumerate(senders) if mask >> j & 1)
+    return {"kind": "submit_answer", "answer": {"listing_id": lid, other: shops}, "evidence": [lid],
+            "rationale": "The listing bought, and the shops that pushed a common price."}
+
+
+def bought_slots() -> list[tuple[str, str, Builder, int]]:
+    """The bought-and-senders answer slots: ``(label, kind, builder, index)``."""
+    return [(f"answer:bought+senders[{mask}]", "submit_answer", answer_bought_senders, mask)
+            for mask in range(1, 2 ** N_SENDERS)]
 
 
 def slots(n_listings: int) -> list[tuple[str, str, Builder, int]]:
