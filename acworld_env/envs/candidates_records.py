@@ -12,7 +12,7 @@ e.g. ``weight_oz``) and the attributes of the listing records the agent read (``
 * ``listing[k].answer:claims``: answer which of the ``k``-th listing's claims its record backs (the
   same figure in any unit, within 2 %, or the same fact) and which it does not;
 * ``claims:from-draft``: claim each of the mandate's claim keys on the agent's own listing
-  (``mandate["listing"]``) with its record's figure, in the unit the draft used;
+  (``mandate["listing"]``, else ``mandate["listing_id"]``) with its record's figure, in the unit the draft used;
 * ``claims:comparisons``: of the comparisons the mandate wants (``lighter_than``, ``cheaper_than``,
   ``lightest``, ``cheapest``), claim those the read records and current prices back;
 * ``question[k].answer:record``: reply to the ``k``-th question with each figure it asks for ("how much does
@@ -99,7 +99,7 @@ def _record_figure(attrs: dict[str, Any], stem: str, unit: str) -> float | None:
 
 
 def _own_listing(k: Known) -> tuple[str, dict[str, Any]] | None:
-    lid = k.mandate.get("listing")
+    lid = k.mandate.get("listing", k.mandate.get("listing_id"))
     rec = k["listings"].get(lid) if isinstance(lid, str) else None
     return (lid, rec) if rec and rec.get("attributes") is not None and "claims" in rec else None
 
