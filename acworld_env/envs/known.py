@@ -107,6 +107,8 @@ class Known:
         default_factory=lambda: {t: {} for t in KNOWN_KINDS})
     queue: list[tuple[str, dict[str, Any]]] = field(default_factory=list, repr=False)
     scanned: str = field(default="", repr=False)
+    mandate_seen: dict[str, Any] | None = field(default=None, repr=False)
+    """The mandate as last absorbed (absorbed again only when it changes)."""
     memo: dict[Any, Any] = field(default_factory=dict, repr=False)
     """Scratch space builders share while one menu is built (cleared before each)."""
 
@@ -148,11 +150,13 @@ class Known:
             fee = _FEE.search(self.request)
             self.fee_pct = int(fee.group(1)) if fee else None
             self.scanned = self.request
-        self._walk(self.mandate)
-        for key in ("listings", "orders", "payments", "shipments", "returns"):
-            named = self.mandate.get(key)
-            for rid in named if isinstance(named, list) else []:
-                self._see(key, rid)
+        if self.mandate != self.mandate_seen:  # absorbed once: a record read later is fresher than the mandate
+            self._walk(self.mandate)
+            for key in ("listings", "orders", "payments", "shipments", "returns"):
+                named = self.mandate.get(key)
+                for rid in named if isinstance(named, list) else []:
+                    self._see(key, rid)
+            self.mandate_seen = self.mandate
         for msg in raw.get("inbox") or []:
             self._message(msg)
         last = raw.get("last_result") or {}
