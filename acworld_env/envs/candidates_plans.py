@@ -26,7 +26,7 @@ N_HITS = 12
 """Search hits the menu can act on (the first ones of the page)."""
 OPENING_SHARES = (0.5, 0.6, 0.7, 0.8, 0.9)
 """A buyer's opening offers, as shares of its own limit."""
-FINE_OPENING_PERCENTS = tuple(p for p in range(30, 90) if p % 10)
+FINE_OPENING_PERCENTS = tuple(p for p in range(30, 90) if p / 100 not in OPENING_SHARES)
 """Further opening offers, at every whole percent of the limit from 30 % to 89 % (the coarse shares aside).
 
 A seller that mirrors concessions counts any offer below the price it finds credible as that price;
