@@ -28,8 +28,10 @@ the agent has seen on a listing of the item's product type.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 from ..vcp import VCPAction, parse_action
@@ -46,8 +48,29 @@ _CONTAINERS = {"bag", "bags", "pair", "of", "set"}
 _BUDGET = re.compile(r"\$(\d[\d,]*(?:\.\d\d)?)")
 
 
+@lru_cache(maxsize=4096)
+def _parses(action_json: str) -> bool:
+    return isinstance(parse_action(json.loads(action_json)), VCPAction)
+
+
 def _valid(action: dict[str, Any]) -> dict[str, Any] | None:
-    return action if isinstance(parse_action(action), VCPAction) else None
+    """``action`` when it parses as a VCP action (checked once per distinct action), else None."""
+    return action if _parses(json.dumps(action, sort_keys=True)) else None
+
+
+def _cache(k: Known) -> dict[str, Any]:
+    """Scratch kept on ``k`` while the request, the hints and the listings seen stay the same (the
+    vocabulary, the worded requirements and the candidate filters are computed once for them)."""
+    if "search_cache" in k.memo:
+        return k.memo["search_cache"]
+    listings = k["listings"]
+    key = (k.request, repr(k.hints.get("filters")), len(listings), sum(1 for r in listings.values() if "facets" in r))
+    store = getattr(k, "_search_cache", None)
+    if store is None or store["key"] != key:
+        store = {"key": key}
+        k._search_cache = store  # type: ignore[attr-defined]
+    k.memo["search_cache"] = store
+    return store
 
 
 def _stem(word: str) -> str:
@@ -92,8 +115,9 @@ def _product_type(k: Known) -> tuple[str, str] | None:
 
 def _vocab(k: Known) -> dict[str, Any] | None:
     """The catalog words seen for the item: its type, and the brands, flags, values and measures of its listings."""
-    if "search_vocab" in k.memo:
-        return k.memo["search_vocab"]
+    store = _cache(k)
+    if "vocab" in store:
+        return store["vocab"]
     found = _product_type(k)
     vocab = None
     if found is not None:
@@ -120,7 +144,7 @@ def _vocab(k: Known) -> dict[str, Any] | None:
             for key, v in (facets.get("options") or {}).items():
                 if isinstance(v, str):
                     vocab["options"].setdefault(key, set()).add(v)
-    k.memo["search_vocab"] = vocab
+    store["vocab"] = vocab
     return vocab
 
 
@@ -131,6 +155,14 @@ def _budget(request: str) -> int | None:
 
 def _type_query(k: Known) -> dict[str, Any] | None:
     """The item's type as filters: from the hints when the env gives them, else from the catalog words seen."""
+    store = _cache(k)
+    if "type" not in store:
+        store["type"] = _type_filters(k)
+    query = store["type"]
+    return None if query is None else {f: (dict(v) if isinstance(v, dict) else v) for f, v in query.items()}
+
+
+def _type_filters(k: Known) -> dict[str, Any] | None:
     filters = k.hints.get("filters")
     if isinstance(filters, dict) and filters.get("category"):
         ptype = (filters.get("attributes") or {}).get("product_type")
@@ -175,11 +207,15 @@ def _plural(word: str) -> set[str]:
     return {word, word + "s", word + "es", word[:-1] + "ies" if word.endswith("y") else word}
 
 
-def _find(tokens: list[str], phrase: list[str], free: list[bool]) -> int:
-    """Where ``phrase`` (its last word perhaps plural) starts among the unclaimed ``tokens``, else -1."""
+def _find(tokens: list[str], phrase: list[str], free: list[bool], at_word: dict[str, list[int]]) -> int:
+    """Where ``phrase`` (its last word perhaps plural) starts among the unclaimed ``tokens``, else -1
+    (``at_word``: each token's positions)."""
     n = len(phrase)
-    for i in range(len(tokens) - n + 1):
-        if all(free[i:i + n]) and tokens[i:i + n - 1] == phrase[:-1] and tokens[i + n - 1] in _plural(phrase[-1]):
+    starts = at_word.get(phrase[0], []) if n > 1 else sorted(
+        i for form in _plural(phrase[0]) for i in at_word.get(form, []))
+    for i in starts:
+        if i + n <= len(tokens) and all(free[i:i + n]) and tokens[i:i + n - 1] == phrase[:-1] \
+                and tokens[i + n - 1] in _plural(phrase[-1]):
             return i
     return -1
 
@@ -195,15 +231,19 @@ def _ends_clause(tokens: list[str], end: int, key: str, item: set[str]) -> bool:
 
 def _worded(k: Known) -> list[tuple[int, str, str, Any]] | None:
     """The requirements the request states in seen catalog words: (position, group, key, value)."""
-    if "search_worded" not in k.memo:
+    store = _cache(k)
+    if "worded" not in store:
         vocab = _vocab(k)
-        k.memo["search_worded"] = None if vocab is None else _match(k, vocab)
-    return k.memo["search_worded"]
+        store["worded"] = None if vocab is None else _match(k, vocab)
+    return store["worded"]
 
 
 def _match(k: Known, vocab: dict[str, Any]) -> list[tuple[int, str, str, Any]]:
     tokens = _tokens(k.request.split(":", 1)[1] if ":" in k.request else k.request)
     free = [True] * len(tokens)
+    at_word: dict[str, list[int]] = {}
+    for i, w in enumerate(tokens):
+        at_word.setdefault(w, []).append(i)
     item = {_stem(w) for w in (noun(k.request) or "").lower().split()}
     found: list[tuple[int, str, str, Any]] = []
 
@@ -217,7 +257,7 @@ def _match(k: Known, vocab: dict[str, Any]) -> list[tuple[int, str, str, Any]]:
             found.append((i, "min_rating", "min_rating", float(tokens[i + 3])))
     for key in sorted(vocab["flags"], key=lambda x: (-len(x), x)):
         phrase = _tokens(key)
-        at = _find(tokens, phrase, free)
+        at = _find(tokens, phrase, free, at_word)
         if at >= 0:
             claim(at, len(phrase))
             found.append((at, "attributes", key, True))
@@ -228,7 +268,7 @@ def _match(k: Known, vocab: dict[str, Any]) -> list[tuple[int, str, str, Any]]:
         named = {_stem(w) for w in phrase} <= item and len(vocab.get(group, {}).get(key, ())) == 1
         if not phrase or "|" in phrase or named:
             continue  # what every listing of the item says, in the item's own name ("dog" treats), is no requirement
-        at = _find(tokens, phrase, free)
+        at = _find(tokens, phrase, free, at_word)
         if at >= 0 and _ends_clause(tokens, at + len(phrase), key, item):
             claim(at, len(phrase))
             found.append((at, group, key, v))
@@ -310,8 +350,9 @@ def _last_structured(k: Known) -> dict[str, Any] | None:
 
 def _candidates(k: Known) -> list[tuple[str, str, Any]]:
     """Filters a refinement may add: the hints' attribute and option filters, then the seen facets of the item."""
-    if "search_candidates" in k.memo:
-        return k.memo["search_candidates"]
+    store = _cache(k)
+    if "candidates" in store:
+        return store["candidates"]
     out: list[tuple[str, str, Any]] = []
     filters = k.hints.get("filters")
     if isinstance(filters, dict):
@@ -327,19 +368,39 @@ def _candidates(k: Known) -> list[tuple[str, str, Any]]:
                 out += [(group, key, v) for v in sorted(values)]
     unique = list(dict.fromkeys((g, key, repr(v)) for g, key, v in out))
     values = {(g, key, repr(v)): v for g, key, v in out}
-    k.memo["search_candidates"] = [(g, key, values[(g, key, r)]) for g, key, r in unique]
-    return k.memo["search_candidates"]
+    store["candidates"] = [(g, key, values[(g, key, r)]) for g, key, r in unique]
+    return store["candidates"]
+
+
+def _refinable(k: Known) -> tuple[dict[str, Any] | None, list[tuple[str, str, Any]]]:
+    """The search to refine (its validity checked) and the filters not in it (once per menu)."""
+    if "search_refine" not in k.memo:
+        query = _last_structured(k)
+        if query is None or "category" not in query or _ordered(query) is None:
+            k.memo["search_refine"] = (None, [])
+        else:
+            fresh = [(g, key, v) for g, key, v in _candidates(k) if key not in (query.get(g) or {})]
+            k.memo["search_refine"] = (query, [c for c in fresh if _filter_ok(*c)])
+    return k.memo["search_refine"]
+
+
+@lru_cache(maxsize=4096)
+def _filter_ok_key(group: str, key: str, value_json: str) -> bool:
+    value = json.loads(value_json)
+    query = {group: {key: value}} if group in {"attributes", "options"} else {key: value}
+    return _parses(json.dumps({"kind": "search_listings", **query}, sort_keys=True))
+
+
+def _filter_ok(group: str, key: str, value: Any) -> bool:
+    return _filter_ok_key(group, key, json.dumps(value, sort_keys=True))
 
 
 def refine(k: Known, j: int) -> dict[str, Any] | None:
     """The last structured search plus its ``j``-th candidate filter not already in it."""
-    query = _last_structured(k)
-    if query is None or "category" not in query:
+    query, fresh = _refinable(k)
+    if query is None or j >= len(fresh):
         return None
-    fresh = [(g, key, v) for g, key, v in _candidates(k) if key not in (query.get(g) or {})]
-    if j >= len(fresh):
-        return None
-    return _ordered(_with(query, *fresh[j]))
+    return {"kind": "search_listings", **_with(query, *fresh[j]), "sort": "price_asc", "page_size": PAGE}
 
 
 def slots() -> list[tuple[str, str, Builder, int]]:
