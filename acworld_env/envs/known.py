@@ -57,6 +57,9 @@ _ORDER_LISTING = re.compile(r"\b(ord-\d{4,}) \([^()]*?\b(L-[A-Za-z0-9_-]*[A-Za-z
 _PART_UNITS = re.compile(r"\b(\d+) of the (\d+) units\b")
 _FEE = re.compile(r"(\d{1,2})\s*%\s*restocking", re.I)
 _REF_TABLE = {"order": "orders", "payment": "payments", "shipment": "shipments"}
+_STATED_LINE = re.compile(r"\b(ord-\d{4,}): (\d+) x (L-[A-Za-z0-9_-]*[A-Za-z0-9])\b")
+_FAIR_UNIT = re.compile(r"\bshould have paid \$(\d+(?:\.\d\d)?) a unit\b", re.I)
+_FACT = re.compile(r"\b(warranty|returns?|return window) is (\d+ (?:year|month|week|day)s?)\b", re.I)
 _LIST_PRICE = re.compile(r"\blist(?:ed)?(?: price)?(?: at| of| is)?\s*\$(\d+(?:\.\d\d)?)", re.I)
 
 
@@ -101,6 +104,18 @@ class Known:
     """Part quantities the request text states, "2 of the 3 units": {3: 2}."""
     order_listing: dict[str, str] = field(default_factory=dict)
     """Orders the request text names with their listing ("ord-0001 (cat fountain, L-001)")."""
+    stated_lines: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    """Order lines the request text states ("ord-0003: 3 x L-002"), by order id."""
+    fair_unit: int | None = None
+    """The unit price the request says customers should have paid ("should have paid $69 a unit"), in cents."""
+    facts: dict[str, str] = field(default_factory=dict)
+    """Facts the request states about the product ("the maker's warranty is 1 year": {"warranty": "1 year"})."""
+    filled: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """The agent's own accepted partial fills, by order: ``{"lines": {listing: units}, "remainder": ...}``."""
+    exchanged: dict[str, str] = field(default_factory=dict)
+    """The agent's own accepted exchanges: the listing sent for each return."""
+    arrived: set[str] = field(default_factory=set, repr=False)
+    """Delivery notices (event ids) whose units were added to the stock seen."""
     pending: dict[str, Any] = field(default_factory=dict)
     done: set[tuple[str, str]] = field(default_factory=set)
     records: dict[str, dict[str, dict[str, Any]]] = field(
@@ -147,6 +162,13 @@ class Known:
             self.list_price = _list_price(self.request)
             self.order_listing = {m.group(1): m.group(2) for m in _ORDER_LISTING.finditer(self.request)}
             self.part_units = {int(m.group(2)): int(m.group(1)) for m in _PART_UNITS.finditer(self.request)}
+            self.stated_lines = {}
+            for m in _STATED_LINE.finditer(self.request):
+                self.stated_lines.setdefault(m.group(1), []).append(
+                    {"listing_id": m.group(3), "quantity": int(m.group(2))})
+            fair = _FAIR_UNIT.search(self.request)
+            self.fair_unit = int(round(float(fair.group(1)) * 100)) if fair else None
+            self.facts = {m.group(1).lower(): m.group(2).lower() for m in _FACT.finditer(self.request)}
             fee = _FEE.search(self.request)
             self.fee_pct = int(fee.group(1)) if fee else None
             self.scanned = self.request
@@ -157,8 +179,9 @@ class Known:
                 for rid in named if isinstance(named, list) else []:
                     self._see(key, rid)
             self.mandate_seen = self.mandate
+        arrivals: list[tuple[str, str, int]] = []
         for msg in raw.get("inbox") or []:
-            self._message(msg)
+            self._message(msg, arrivals)
         last = raw.get("last_result") or {}
         if last.get("accepted"):
             self._walk(last.get("result"))
@@ -184,6 +207,16 @@ class Known:
                 thr.setdefault("counterparty", self.pending.get("to"))
                 if _int(self.pending.get("unit_price")) is not None:
                     thr.setdefault("mine", self.pending["unit_price"])
+        self._arrived(arrivals)
+
+    def _arrived(self, arrivals: list[tuple[str, str, int]]) -> None:
+        """Add the units delivery notices report to the stock last seen, once per notice (the notices came
+        after any read of the same observation: the clock moved on after the agent's action)."""
+        for eid, lid, units in arrivals:
+            lst = self._see("listings", lid)
+            if lst is not None and eid not in self.arrived:
+                self.arrived.add(eid)
+                lst["stock"] = (_int(lst.get("stock")) or 0) + units
 
     def note_action(self, action: dict[str, Any]) -> None:
         """Remember an action the agent itself proposed (its own prices, its thread turns)."""
@@ -207,11 +240,36 @@ class Known:
         placed = result.get("order_id")
         if action.get("kind") == "place_order" and isinstance(action.get("lines"), list) and isinstance(placed, str):
             self.ordered[placed] = sum(_int(x.get("quantity")) or 0 for x in action["lines"] if isinstance(x, dict))
+            for x in action["lines"]:  # units the agent bought are no longer in the stock it saw
+                lst = self["listings"].get(x.get("listing_id")) if isinstance(x, dict) else None
+                if lst is not None and _int(lst.get("stock")) is not None:
+                    lst["stock"] = max(0, lst["stock"] - (_int(x.get("quantity")) or 0))
         oid = action.get("order_id")
+        if action.get("kind") in {"allocate_inventory", "partial_fill"} and isinstance(oid, str):
+            self._committed(oid, action)
+        if action.get("kind") == "offer_exchange" and isinstance(action.get("return_id"), str):
+            self.exchanged[action["return_id"]] = str(action.get("listing_id"))
         if isinstance(oid, str) and oid in self["orders"]:
             for field_name in ("payment_id", "shipment_id"):
                 if isinstance(result.get(field_name), str):
                     self["orders"][oid][field_name.split("_")[0]] = result[field_name]
+
+    def order_lines(self, oid: str) -> list[dict[str, Any]]:
+        """An order's lines: as read from the order, else as the request states them."""
+        return self["orders"].get(oid, {}).get("lines") or self.stated_lines.get(oid, [])
+
+    def _committed(self, oid: str, action: dict[str, Any]) -> None:
+        """Take the units the agent's own allocation or partial fill committed off the stock last seen."""
+        if action.get("kind") == "partial_fill":
+            lines = [x for x in action.get("lines") or [] if isinstance(x, dict)]
+            self.filled[oid] = {"lines": {x.get("listing_id"): _int(x.get("quantity")) or 0 for x in lines},
+                                "remainder": action.get("remainder")}
+        else:
+            lines = self.order_lines(oid)
+        for x in lines:
+            lst = self["listings"].get(x.get("listing_id"))
+            if lst is not None and _int(lst.get("stock")) is not None:
+                lst["stock"] -= _int(x.get("quantity")) or 0
 
     # -- extraction -------------------------------------------------------------
     def _see(self, table: str, key: Any) -> dict[str, Any] | None:
@@ -243,7 +301,7 @@ class Known:
             if rec is not None:
                 rec.setdefault("merchant", m.group(1))
 
-    def _message(self, msg: dict[str, Any]) -> None:
+    def _message(self, msg: dict[str, Any], arrivals: list[tuple[str, str, int]] | None = None) -> None:
         sender = msg.get("from")
         self._actor(sender)
         if isinstance(sender, str) and sender not in {"market", self.actor} and sender not in self.senders:
@@ -271,9 +329,14 @@ class Known:
             if rec is not None:
                 rec.update({k: v for k, v in notice.items() if k in NOTICE_FIELDS})
                 lst = self._see("listings", notice.get("listing_id"))
-                stock = _int(notice.get("stock", notice.get("quantity") if notice.get("type") == "restock" else None))
+                stock, units = _int(notice.get("stock")), _int(notice.get("quantity"))
                 if lst is not None and stock is not None:
                     lst["stock"] = stock
+                elif lst is not None and units is not None and notice.get("type") == "restock":
+                    arrivals_ = [] if arrivals is None else arrivals
+                    arrivals_.append((msg["event_id"], notice["listing_id"], units))
+                    if arrivals is None:
+                        self._arrived(arrivals_)
         self._walk({k: v for k, v in msg.items() if k not in {"from", "to"}})
         self._text(str(msg.get("text", "")))
 
@@ -347,7 +410,7 @@ class Known:
             if _int(d.get("unit_price")) is not None and "theirs" not in thr:
                 thr["theirs"] = d["unit_price"]
         if (order := recs.get("orders")) is not None:
-            for k in ("total",):
+            for k in ("total", "refunded"):
                 if _int(d.get(k)) is not None:
                     order[k] = d[k]
             if isinstance(d.get("lines"), list):
@@ -361,6 +424,8 @@ class Known:
             amount = _int(d.get("amount")) if "amount" in d else _int(d.get("authorized"))
             if amount is not None:
                 pay["amount"] = amount
+            if _int(d.get("refunded")) is not None:
+                pay["refunded"] = d["refunded"]
         if (ret := recs.get("returns")) is not None:
             if _int(d.get("amount")) is not None:
                 ret["amount"] = d["amount"]
