@@ -112,8 +112,8 @@ def test_a_question_is_answered_with_the_record_figures_it_asks_for_in_its_units
 def test_openings_come_on_a_fine_grid_of_the_limit():
     menu = _menu(_known(request="Please haggle.", mandate={"listing_id": "L-7", "max_unit_price": 11000},
                         inbox=[{"from": "merchant_0", "kind": "message", "text": "Hello from merchant_0."}]))
-    assert menu["offer:limit@77%"]["unit_price"] == 8500
-    assert len([label for label in menu if label.startswith("offer:limit@")]) == 61  # 30-90 %
+    assert menu["offer:limit@77%"]["unit_price"] == 8500 and menu["offer:limit@74.5%"]["unit_price"] == 8200
+    assert len([label for label in menu if label.startswith("offer:limit@")]) == 121  # 30-89.5 % and 90 %
 
 
 def test_the_cheapest_cart_counts_tiers_and_fees_and_needs_every_candidate_read():
