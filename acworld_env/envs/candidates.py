@@ -24,6 +24,7 @@ from . import candidates_governance as governance
 from . import candidates_notices as notices
 from . import candidates_plans as plans
 from . import candidates_records as records
+from . import candidates_remedies as remedies
 from . import candidates_search as searches
 from .known import ONE_SHOT, Known, action_key
 
@@ -382,6 +383,7 @@ def _build_table() -> list[Slot]:
     slots += [Slot(label, kind, build, i) for label, kind, build, i in plans.fine_opening_slots()]
     slots += [Slot(label, kind, build, i) for label, kind, build, i in carts.cheapest_slots()]
     slots += [Slot(label, kind, build, i) for label, kind, build, i in governance.bought_slots()]
+    slots += [Slot(label, kind, build, i) for label, kind, build, i in remedies.slots(N_ORDERS, N_RETURNS)]
     return slots
 
 
