@@ -87,7 +87,7 @@ def answer_bought_senders(k: Known, mask: int) -> dict[str, Any] | None:
     """Answer the listing bought and, in the mandate's other answer field, the shops among the first that
     messaged the agent whose bits are set in ``mask``."""
     fields = [f.split(":", 1)[0].strip() for f in k.mandate.get("answer_fields") or [] if isinstance(f, str)]
-    if "listing_id" not in fields or len(fields) != 2:
+    if "listing_id" not in fields or len(fields) != 2 or not k.ordered:
         return None
     lid = _bought(k)
     senders = [a for a in k.senders if k.actors.get(a) == "merchant" or a.startswith("merchant")][:N_SENDERS]

@@ -140,15 +140,25 @@ def _list_price(k: Known, listing: Any) -> int | None:
     return price if isinstance(price, int) else None
 
 
+def _opening_base(k: Known) -> tuple[str, str, int] | None:
+    """(listing, merchant, limit) a buyer's opening offers use (once per menu)."""
+    if "opening" not in k.memo:
+        lid, limit = k.mandate.get("listing_id"), _limit(k)
+        found = None
+        if k.role == "buyer" and isinstance(lid, str) and limit is not None:
+            merchant = k["listings"].get(lid, {}).get("merchant") or next(iter(k.merchants()), None)
+            found = None if merchant is None else (lid, merchant, limit)
+        k.memo["opening"] = found
+    return k.memo["opening"]
+
+
 def opening(share: float):  # noqa: ANN201  (a Builder)
     """A buyer's opening offer on its mandate's listing at ``share`` of its limit."""
     def build(k: Known, _: int) -> dict[str, Any] | None:
-        lid, limit = k.mandate.get("listing_id"), _limit(k)
-        if k.role != "buyer" or not isinstance(lid, str) or limit is None:
+        found = _opening_base(k)
+        if found is None:
             return None
-        merchant = k["listings"].get(lid, {}).get("merchant") or next(iter(k.merchants()), None)
-        if merchant is None:
-            return None
+        lid, merchant, limit = found
         return {"kind": "propose_offer", "to": merchant, "listing_id": lid,
                 "unit_price": max(100, dollars(limit * share))}
 

@@ -77,6 +77,7 @@ def _stem(word: str) -> str:
     return word[:-1] if len(word) > 3 and word.endswith("s") else word
 
 
+@lru_cache(maxsize=256)
 def noun(request: str) -> str | None:
     """The item a request names: its words before the first colon, after the last "a"/"an", containers dropped."""
     head = request.split(":", 1)[0] if ":" in request else ""
