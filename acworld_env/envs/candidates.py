@@ -384,6 +384,7 @@ def _build_table() -> list[Slot]:
     slots += [Slot(label, kind, build, i) for label, kind, build, i in carts.cheapest_slots()]
     slots += [Slot(label, kind, build, i) for label, kind, build, i in governance.bought_slots()]
     slots += [Slot(label, kind, build, i) for label, kind, build, i in remedies.slots(N_ORDERS, N_RETURNS)]
+    slots += [Slot(label, kind, build, i) for label, kind, build, i in remedies.far_order_slots(N_ORDERS)]
     return slots
 
 

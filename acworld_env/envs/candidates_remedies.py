@@ -17,6 +17,8 @@ read, the fair unit price and product facts its request states, and the restocki
   fee) less the credit already refunded on its order, tied to the return;
 * ``return[k].refund:exchange-difference``: after the agent's own exchange, refund what the return's
   amount exceeds the replacement's price;
+* ``order[k].get`` and ``order[k].refund:overcharge`` for the orders seen past the menu's first
+  ``N_ORDERS`` (a shop's history of 12 orders), up to :data:`N_FAR_ORDERS`;
 * ``claims:retract-contradicted``: withdraw the first claim of the agent's own listing that a fact the
   request states contradicts ("the maker's warranty is 1 year" against a claimed "2 years").
 """
@@ -31,6 +33,8 @@ from .known import Known
 
 Builder = Callable[[Known, int], "dict[str, Any] | None"]
 REMAINDERS = ("cancel", "backorder")
+N_FAR_ORDERS = 16
+"""Orders seen that the menu can read and refund an overcharge on (the other order slots cover fewer)."""
 
 
 def _int(value: Any) -> int | None:
@@ -166,3 +170,15 @@ def slots(n_orders: int, n_returns: int) -> list[tuple[str, str, Builder, int]]:
                 (f"return[{i}].refund:exchange-difference", "issue_refund", refund_exchange_difference, i)]
     out.append(("claims:retract-contradicted", "retract_claim", retract_contradicted, 0))
     return out
+
+
+def _get_order(k: Known, i: int) -> dict[str, Any] | None:
+    oid = _order(k, i)
+    return None if oid is None else {"kind": "get_order", "order_id": oid}
+
+
+def far_order_slots(n_orders: int) -> list[tuple[str, str, Builder, int]]:
+    """Read, and refund an overcharge on, the orders seen from index ``n_orders`` to :data:`N_FAR_ORDERS`."""
+    return [(label, kind, build, i) for i in range(n_orders, N_FAR_ORDERS)
+            for label, kind, build in ((f"order[{i}].get", "get_order", _get_order),
+                                       (f"order[{i}].refund:overcharge", "issue_refund", refund_overcharge))]
