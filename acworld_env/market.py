@@ -114,7 +114,7 @@ class Market:
                                     message="scheduled market event")
             commit = None
             if item.get("events"):
-                commit = self.world.commit(MARKET_ACTOR, validation.to_dict(), item["events"], self.round)
+                commit = self.world.commit(MARKET_ACTOR, validation.to_dict(), item["events"], self.round, linked=False)
             for notice in item.get("notices", []):
                 self._deliver(MARKET_ACTOR, notice, validation.validation_id)
             self.trace.append(
@@ -195,7 +195,8 @@ class Market:
         commit = None
         if outcome is not None and outcome.accepted and outcome.events:
             try:
-                commit = self.world.commit(actor, validation.to_dict(), outcome.events, self.round)
+                commit = self.world.commit(actor, validation.to_dict(), outcome.events, self.round,
+                                           linked=False)  # hash links when read (only seq and delta are read here)
             except TransitionError as exc:  # a rule let through what the World refuses: reject, don't crash
                 outcome = Outcome(False, "transition_refused", f"the World refused the events: {exc}")
                 outcome_accepted, code, message = False, outcome.code, outcome.message

@@ -21,8 +21,11 @@ class World:
     def __init__(self, initial_state: dict, *, log: CommitLog | None = None) -> None:
         self._initial = _checked_image(initial_state)
         self.state = _load(self._initial)
-        self.commits: list[dict] = []
-        self.head = GENESIS
+        self._commits: list[dict] = []
+        self._head = GENESIS
+        self._unlinked: list[dict] = []
+        """Commits made with ``linked=False`` whose hash links are not worked out yet, oldest first (the last
+        of :attr:`_commits`); :attr:`commits` and :attr:`head` work them out before they are read."""
         self.log = log
         if log is not None:
             stored = log.commits()
@@ -42,24 +45,64 @@ class World:
         self.commits = stored
         self.head = result.event_digest
 
-    def commit(self, actor: str, validation: dict, events: list[dict], round_: int = 0) -> dict:
-        """Apply one atomic list of events, citing an accepted validation; return the commit."""
+    @property
+    def commits(self) -> list[dict]:
+        """Every commit so far, oldest first, each with its hash links ``prev_hash`` and ``hash``."""
+        if self._unlinked:
+            self._link()
+        return self._commits
+
+    @commits.setter
+    def commits(self, commits: list[dict]) -> None:
+        self._link()
+        self._commits = commits
+
+    @property
+    def head(self) -> str:
+        """The hash of the latest commit (:data:`GENESIS` before the first)."""
+        if self._unlinked:
+            self._link()
+        return self._head
+
+    @head.setter
+    def head(self, head: str) -> None:
+        self._link()
+        self._head = head
+
+    def _link(self) -> None:
+        """Work out the hash links of the commits made with ``linked=False``, in order (each cites the last)."""
+        head = self._head
+        for commit in self._unlinked:
+            commit["prev_hash"] = head
+            head = commit["hash"] = chain(head, commit["body"])
+        self._head = head
+        self._unlinked.clear()
+
+    def commit(self, actor: str, validation: dict, events: list[dict], round_: int = 0, *,
+               linked: bool = True) -> dict:
+        """Apply one atomic list of events, citing an accepted validation; return the commit.
+
+        ``linked=False`` (the market's own commits): the returned commit has no ``prev_hash`` and ``hash``
+        yet; they are worked out, the same, when :attr:`commits`, :attr:`head` or :attr:`event_digest` is
+        next read (a training loop reads none of them, and hashing was ~4 % of its step). Its body must not
+        change meanwhile: nothing changes a commit, its events or the records its delta put in the state
+        (:meth:`commit` replaces records, never edits them). With a commit log every commit is linked at once.
+        """
         if not validation.get("accepted"):
             raise ValueError("a commit must cite an accepted validation")
         if validation.get("actor") != actor:
             raise ValueError("a commit must cite a validation of its own actor")
         delta = transition(self.state, events)
         body = {
-            "seq": len(self.commits) + 1, "actor": actor, "validation_id": validation["validation_id"],
+            "seq": len(self._commits) + 1, "actor": actor, "validation_id": validation["validation_id"],
             "round": round_, "events": events, "delta": delta,
         }
-        commit = {
-            "seq": body["seq"], "actor": actor, "validation_id": validation["validation_id"],
-            "body": body, "prev_hash": self.head, "hash": chain(self.head, body),
-        }
+        commit = {"seq": body["seq"], "actor": actor, "validation_id": validation["validation_id"], "body": body}
         apply_delta(self.state, delta)
-        self.head = commit["hash"]
-        self.commits.append(commit)
+        self._commits.append(commit)
+        self._unlinked.append(commit)
+        if linked or self.log is not None:
+            self._link()
         if self.log is not None:
             self.log.append(commit, validation)
         return commit

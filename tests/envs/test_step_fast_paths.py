@@ -121,6 +121,33 @@ def test_the_world_keeps_one_image_and_hands_out_independent_copies() -> None:
     assert world.initial_state == initial and World(initial).state == initial
 
 
+def test_market_commits_are_linked_when_read_as_an_eagerly_linked_world_links_them() -> None:
+    """The market's commits (``linked=False``) get their hash links when read: the same commits, keys and
+    links as a World given the same events linking each commit at once, read at any point (issue 32)."""
+    from acworld_env.episode import Episode
+    from acworld_env.policies.make import make_policy
+
+    for task in [t for t in TASKS if t.reference is not None][:40]:
+        ep = Episode(task, seed=0)
+        policy = make_policy(task.reference)
+        policy.reset(0)
+        for step in range(task.max_steps):
+            if ep.finished(task.actor):
+                break
+            ep.act(task.actor, policy.act(ep.observe(task.actor)))
+            if step == 1:
+                assert ep.market.world.head == ep.market.world.commits[-1]["hash"] if ep.market.world.commits else True
+        world = ep.market.world
+        eager = World(task.initial_state)
+        for c in world.commits:
+            body = c["body"]
+            eager.commit(c["actor"], {"validation_id": c["validation_id"], "actor": c["actor"], "accepted": True},
+                         body["events"], body["round"])
+        assert world.commits == eager.commits and world.event_digest == eager.event_digest
+        assert [list(c) for c in world.commits] == [list(c) for c in eager.commits]
+        assert all(list(c) == ["seq", "actor", "validation_id", "body", "prev_hash", "hash"] for c in world.commits)
+
+
 def test_a_reset_that_names_its_task_leaves_the_walk_where_a_fresh_generator_starts() -> None:
     env = acworld_env.make("capability-v1")
     tasks = env.unwrapped.tasks
