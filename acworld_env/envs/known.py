@@ -114,6 +114,8 @@ class Known:
     """The agent's own accepted partial fills, by order: ``{"lines": {listing: units}, "remainder": ...}``."""
     exchanged: dict[str, str] = field(default_factory=dict)
     """The agent's own accepted exchanges: the listing sent for each return."""
+    after_vid: Any = field(default=None, repr=False)
+    """The validation id of the own result last absorbed (its effects on the stock seen apply once)."""
     arrived: set[str] = field(default_factory=set, repr=False)
     """Delivery notices (event ids) whose units were added to the stock seen."""
     pending: dict[str, Any] = field(default_factory=dict)
@@ -186,7 +188,9 @@ class Known:
         if last.get("accepted"):
             self._walk(last.get("result"))
             result = last.get("result") if isinstance(last.get("result"), dict) else {}
-            if last.get("kind") == self.pending.get("kind"):
+            vid = last.get("validation_id")
+            if last.get("kind") == self.pending.get("kind") and (vid is None or vid != self.after_vid):
+                self.after_vid = vid  # an observation is absorbed once per look at it
                 self._after_own(self.pending, result)
             if last.get("kind") == "get_listing" and isinstance(result.get("listing_id"), str):
                 rec = self._see("listings", result["listing_id"])
