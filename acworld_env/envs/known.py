@@ -115,7 +115,7 @@ class Known:
     exchanged: dict[str, str] = field(default_factory=dict)
     """The agent's own accepted exchanges: the listing sent for each return."""
     after_vid: Any = field(default=None, repr=False)
-    """The validation id of the own result last absorbed (its effects on the stock seen apply once)."""
+    """The validation id of the result last absorbed (a read's stock, an own action's effects apply once)."""
     arrived: set[str] = field(default_factory=set, repr=False)
     """Delivery notices (event ids) whose units were added to the stock seen."""
     pending: dict[str, Any] = field(default_factory=dict)
@@ -185,12 +185,12 @@ class Known:
         for msg in raw.get("inbox") or []:
             self._message(msg, arrivals)
         last = raw.get("last_result") or {}
-        if last.get("accepted"):
+        vid = last.get("validation_id")
+        if last.get("accepted") and (vid is None or vid != self.after_vid):
+            self.after_vid = vid  # a result is absorbed once, however often its observation is looked at
             self._walk(last.get("result"))
             result = last.get("result") if isinstance(last.get("result"), dict) else {}
-            vid = last.get("validation_id")
-            if last.get("kind") == self.pending.get("kind") and (vid is None or vid != self.after_vid):
-                self.after_vid = vid  # an observation is absorbed once per look at it
+            if last.get("kind") == self.pending.get("kind"):
                 self._after_own(self.pending, result)
             if last.get("kind") == "get_listing" and isinstance(result.get("listing_id"), str):
                 rec = self._see("listings", result["listing_id"])
