@@ -100,8 +100,10 @@ def score_trace(task: TaskSpec, records: list[dict], state: dict, *, weights: st
     evidence: dict[str, Any] = {}
     for pred in task.predicates:
         credit, ev = KINDS[pred.kind](si, pred.params)
-        credits[pred.id] = round(float(credit), 12)
-        evidence[pred.id] = ev
+        pid = pred.id
+        # a float 1.0 or 0.0 (most credits) is its own rounding (-0.0 too): round() only the others
+        credits[pid] = credit if type(credit) is float and (credit == 1.0 or credit == 0.0) else round(float(credit), 12)
+        evidence[pid] = ev
     return assemble(task, credits, evidence, weights=weights)
 
 
