@@ -417,7 +417,8 @@ BASELINE_SPLITS = (("frozen", 0), ("generated", 1))
 def write_baseline(path: str, *, suite: str = "capability-v1") -> dict[str, Any]:
     """Measure every split of :data:`BASELINE_SPLITS` with hints off and structured; write the record to ``path``.
 
-    Per family the record keeps the covered tasks and, for the others, why the first missing action
+    Per family the record keeps the covered tasks, the read-only lookups the replay inserted (``lookups``,
+    ``tasks_with_lookups``, ``lookup_kinds``) and, for the others, why the first missing action
     had no slot (``missing_unseen_id``, ``missing_unseen_figure``, ``missing_no_slot``) or that every
     step had one but the episode fell short of the score (``score_short``: the wording mattered).
     ``covered_only_with_hints`` counts, per family, the tasks whose reference needs a requirement the
@@ -436,8 +437,11 @@ def write_baseline(path: str, *, suite: str = "capability-v1") -> dict[str, Any]
             rows = menu_coverage(tasks, hints=hints).by_family()
             name = f"{split}{f' (seed {seed})' if split != 'frozen' else ''}, hints {hints}"
             splits[name] = {"by_family": rows, "covered": sum(r["covered"] for r in rows.values()),
-                            "tasks": sum(r["tasks"] for r in rows.values())}
-            print(f"{name}: {splits[name]['covered']}/{splits[name]['tasks']}")
+                            "tasks": sum(r["tasks"] for r in rows.values()),
+                            "lookups": sum(r["lookups"] for r in rows.values()),
+                            "tasks_with_lookups": sum(r["tasks_with_lookups"] for r in rows.values())}
+            print(f"{name}: {splits[name]['covered']}/{splits[name]['tasks']} "
+                  f"({splits[name]['lookups']} lookups in {splits[name]['tasks_with_lookups']} tasks)")
     words_only = {}
     for split, seed in BASELINE_SPLITS:
         name = f"{split}{f' (seed {seed})' if split != 'frozen' else ''}"
@@ -473,7 +477,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         print(f"{fam:<16} {row['covered']:>3}/{row['tasks']:<3} {row['share']:.0%}  missing: {row['missing'] or '-'}"
               f"  (naming unseen ids: {row['missing_unseen_id']}, stating unseen figures: "
               f"{row['missing_unseen_figure']}, no slot: {row['missing_no_slot']}, all slots but short of the "
-              f"score: {row['score_short']})")
+              f"score: {row['score_short']}; lookups: {row['lookups']} in {row['tasks_with_lookups']} tasks)")
     return report
 
 
