@@ -5,8 +5,9 @@ slots express, so the menu's limits are the environment's limits for every non-l
 :func:`menu_coverage` measures them: for each task, the task's reference plays the evaluated
 actor; at each of its turns the menu is built from what the actor has seen, and the step is
 taken with the *slot* whose action equals the reference's (compared as parsed VCP actions, so
-key order and defaults do not matter; failing that, one equal on everything but the wording of its
-free-text fields, the final score deciding whether the wording mattered). A task is covered when every reference action had a slot
+key order and defaults do not matter; failing that, of those equal on everything but the wording of
+their free-text fields, the one sharing the most words and figures with the reference's wording, the
+final score deciding whether the wording mattered). A task is covered when every reference action had a slot
 and the menu-played episode reaches the reference's score. Where a step has no slot, the report
 names the action kind that was missing (the episode stops there: later steps would not be the
 reference's).
@@ -116,8 +117,14 @@ def _structure(action: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in action.items() if k not in _WORDS}
 
 
+def _words_of(action: dict[str, Any]) -> set[str]:
+    """The lower-case words and figures of an action's free-text fields."""
+    return set(re.findall(r"[\w.]+", " ".join(str(action.get(f, "")) for f in _WORDS).lower()))
+
+
 def _slot_for(actions: list[dict[str, Any] | None], wanted: dict[str, Any]) -> dict[str, Any] | None:
-    """The slot action equal to ``wanted``, else one equal on everything but free-text wording."""
+    """The slot action equal to ``wanted``, else, of those equal on everything but free-text wording, the one
+    whose wording shares the most words and figures with the wanted one's (the first in menu order on ties)."""
     target = _plain(wanted)
     if target is None:
         return None
@@ -125,7 +132,11 @@ def _slot_for(actions: list[dict[str, Any] | None], wanted: dict[str, Any]) -> d
     exact = next((a for a, p in plain if p == target), None)
     if exact is not None:
         return exact
-    return next((a for a, p in plain if p is not None and _structure(p) == _structure(target)), None)
+    near = [(a, p) for a, p in plain if p is not None and _structure(p) == _structure(target)]
+    if not near:
+        return None
+    said = _words_of(target)
+    return max(enumerate(near), key=lambda ip: (len(_words_of(ip[1][1]) & said), -ip[0]))[1][0]
 
 
 def _as_dict(action: Any) -> dict[str, Any]:
