@@ -358,6 +358,10 @@ class Known:
                     for oid, book in value.items():
                         if self._see("orders", oid) is not None and isinstance(book, dict):
                             self._ledger(oid, book.get("entries"))
+                elif key in ("requires", "incompatible_with") and isinstance(value, list):
+                    for lid in value:  # listings a listing's terms name (accessories, bundle partners)
+                        if isinstance(lid, str) and _LISTING_TEXT.fullmatch(lid):
+                            self._see("listings", lid)
                 elif isinstance(value, dict | list):
                     self._walk(value, depth + 1)
                 elif isinstance(value, str) and key in {"text", "message", "title"}:
@@ -386,6 +390,8 @@ class Known:
         self._actor(d.get("buyer"), "buyer")
         if isinstance(d.get("category"), str) and d["category"] and d["category"] not in self.categories:
             self.categories.append(d["category"])
+        if isinstance(d.get("with_listing"), str) and _LISTING_TEXT.fullmatch(d["with_listing"]):
+            self._see("listings", d["with_listing"])
         if "listing" in d and isinstance(d["listing"], str) and "thread_id" in d:
             self._see("listings", d["listing"])
         if (lst := recs.get("listings")) is not None:
