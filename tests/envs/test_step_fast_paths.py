@@ -121,6 +121,36 @@ def test_the_world_keeps_one_image_and_hands_out_independent_copies() -> None:
     assert world.initial_state == initial and World(initial).state == initial
 
 
+def _same_types(a: object, b: object) -> None:
+    assert type(a) is type(b) and a == b
+    if isinstance(a, dict):
+        assert list(a) == list(b)
+        for key in a:
+            _same_types(a[key], b[key])  # type: ignore[index]
+    elif isinstance(a, list | tuple):
+        for x, y in zip(a, b, strict=True):  # type: ignore[call-overload]
+            _same_types(x, y)
+
+
+def test_a_world_copies_its_initial_state_exactly_whichever_image_it_keeps() -> None:
+    """Task states are copied from their JSON form, others (a tuple, a 65-bit integer) from their marshal
+    image: either way each copy has the very values, types and key order of the state given."""
+    import marshal
+
+    from acworld_env.world import world as world_module
+
+    for task in TASKS[::7]:
+        world = World(task.initial_state)
+        assert type(world._initial) is world_module._JsonImage
+        _same_types(world.state, marshal.loads(marshal.dumps(task.initial_state, 2)))
+        _same_types(world.initial_state, task.initial_state)
+    for odd in ({"actors": {}, "pair": (1, [2, True])}, {"actors": {}, "big": 2**64, "flag": False}):
+        world = World(odd)
+        assert type(world._initial) is bytes
+        _same_types(world.state, odd)
+        _same_types(World(odd).initial_state, odd)
+
+
 def test_market_commits_are_linked_when_read_as_an_eagerly_linked_world_links_them() -> None:
     """The market's commits (``linked=False``) get their hash links when read: the same commits, keys and
     links as a World given the same events linking each commit at once, read at any point (issue 32)."""
