@@ -16,14 +16,11 @@ The references are oracle scripts: some act on an id or a figure they never look
 they refund, the shipment of an order they were told about). Where the reference's next action has
 no slot, the replay first takes read-only menu slots (``get_order``, ``get_payment``,
 ``list_orders``, ``get_ledger``, ``search_listings``, ...: kinds that commit nothing to the World)
-that make a slot for it appear, as an agent would look the record up: the shortest such sequence
-(at most :data:`LOOKUP_DEPTH` reads) found by replaying the episode so far with each candidate read,
-candidates in a fixed order (reads naming an id of the wanted action, then reads of records linked
-to those ids, then the rest, each group in menu order; a read already taken is not repeated; a
-first read that teaches the actor nothing new is not extended), at most :data:`MAX_SIMULATIONS`
-replays per gap. The inserted reads are counted (``lookups``, per task and per family), the
-``on_step`` hook sees them like any other step, and the task is covered only if the episode with
-them still reaches the reference's score.
+that make a slot for it appear, as an agent would look the record up: the shortest such sequence,
+first in a fixed order, found by replaying the episode so far with each candidate read
+(:func:`~acworld_env.wrappers.menu_replay.lookups`, bounded in depth and in replays). The inserted
+reads are counted (``lookups``, per task and per family), the ``on_step`` hook sees them like any
+other step, and the task is covered only if the episode with them still reaches the reference's score.
 
     python -m acworld_env.wrappers.menu_coverage [--split generated --seed 7] [--hints structured]
     python -m acworld_env.wrappers.menu_coverage --baseline baselines/menu_coverage.json
@@ -41,7 +38,7 @@ from typing import Any
 
 from ..envs.candidates import menu_actions
 from ..envs.known import Known
-from ..vcp.union import IDLE_ACTION, QUERY_KINDS, parse_action
+from .menu_replay import ID, WORDS, as_dict, lookups, new_env, slot_for
 
 
 @dataclass
@@ -104,50 +101,6 @@ class CoverageReport:
         return out
 
 
-def _plain(action: Any) -> dict[str, Any] | None:
-    parsed = parse_action(action)
-    return parsed.model_dump(mode="json", exclude_none=True) if hasattr(parsed, "model_dump") else None
-
-
-_WORDS = ("text", "note", "summary", "reason", "rationale")
-"""Free-text fields: a slot whose other fields match may word them its own way (the score decides)."""
-
-
-def _structure(action: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in action.items() if k not in _WORDS}
-
-
-def _words_of(action: dict[str, Any]) -> set[str]:
-    """The lower-case words and figures of an action's free-text fields."""
-    return set(re.findall(r"[\w.]+", " ".join(str(action.get(f, "")) for f in _WORDS).lower()))
-
-
-def _slot_for(actions: list[dict[str, Any] | None], wanted: dict[str, Any]) -> dict[str, Any] | None:
-    """The slot action equal to ``wanted``, else, of those equal on everything but free-text wording, the one
-    whose wording shares the most words and figures with the wanted one's (the first in menu order on ties)."""
-    target = _plain(wanted)
-    if target is None:
-        return None
-    plain = [(a, _plain(a)) for a in actions if a is not None]
-    exact = next((a for a, p in plain if p == target), None)
-    if exact is not None:
-        return exact
-    near = [(a, p) for a, p in plain if p is not None and _structure(p) == _structure(target)]
-    if not near:
-        return None
-    said = _words_of(target)
-    return max(enumerate(near), key=lambda ip: (len(_words_of(ip[1][1]) & said), -ip[0]))[1][0]
-
-
-def _as_dict(action: Any) -> dict[str, Any]:
-    if hasattr(action, "model_dump"):
-        return action.model_dump(mode="json", exclude_none=True)
-    if isinstance(action, str):
-        return json.loads(action)
-    return dict(action)
-
-
-_ID = re.compile(r"^(?:L-[A-Za-z0-9_-]+|m\d{3}-p\d{5}-v\d{3}|[a-z]{3}-\d{3,}|(?:buyer|merchant)_\d+)$")
 
 
 def unseen_ids(action: dict[str, Any], known: Known) -> list[str]:
@@ -158,12 +111,12 @@ def unseen_ids(action: dict[str, Any], known: Known) -> list[str]:
     def walk(node: Any) -> None:
         if isinstance(node, dict):
             for key, value in node.items():
-                if key not in (*_WORDS, "answer", "claims", "idempotency_key"):
+                if key not in (*WORDS, "answer", "claims", "idempotency_key"):
                     walk(value)
         elif isinstance(node, list):
             for value in node:
                 walk(value)
-        elif isinstance(node, str) and _ID.match(node) and node not in seen and node not in found:
+        elif isinstance(node, str) and ID.match(node) and node not in seen and node not in found:
             found.append(node)
 
     walk(action)
@@ -229,119 +182,6 @@ def _reference_score(task: Any) -> float:
 StepHook = Callable[[Any, str, list[dict[str, Any] | None], int], None]
 """``(env, agent, menu actions, chosen slot index)``, called before each expressed reference step."""
 
-LOOKUP_DEPTH = 2
-"""Most read-only slots the replay inserts before one reference action."""
-MAX_SIMULATIONS = 400
-"""Most replays tried while looking for the reads that make one reference action's slot appear."""
-_NOT_LOOKUPS = frozenset({IDLE_ACTION["kind"]})
-"""Read-only kinds the replay never inserts (reading the inbox is what an idle turn does anyway)."""
-
-
-def _new_env(task: Any, hints: str) -> Any:
-    from ..envs.aec import AcworldAECEnv
-
-    env = AcworldAECEnv(task=task, hints=hints)
-    env.reset(seed=0)
-    return env
-
-
-def _replay(task: Any, hints: str, history: list[Any]) -> tuple[Any, str | None]:
-    """A fresh episode driven by ``history`` (the actor's actions so far, None for idle turns), as
-    :func:`task_coverage` drives it: the env and the agent whose turn comes next (None once it ended)."""
-    env, taken = _new_env(task, hints), 0
-    for agent in env.agent_iter(max_iter=10_000):
-        _, _, term, trunc, _ = env.last()
-        if term or trunc:
-            env.step(None)
-            continue
-        env.raw_observation(agent)
-        if taken == len(history):
-            return env, agent
-        env.step(history[taken])
-        taken += 1
-    return env, None
-
-
-def _ids_in(node: Any, out: set[str]) -> set[str]:
-    if isinstance(node, dict):
-        for key, value in node.items():
-            if key not in (*_WORDS, "answer", "claims", "idempotency_key"):
-                _ids_in(value, out)
-    elif isinstance(node, list):
-        for value in node:
-            _ids_in(value, out)
-    elif isinstance(node, str) and _ID.match(node):
-        out.add(node)
-    return out
-
-
-def _linked(known: Known, ids: set[str]) -> set[str]:
-    """Ids of records the actor knows to be linked to ``ids`` (an order's payment, a payment's order, ...)."""
-    linked: set[str] = set()
-    for recs in known.records.values():
-        for key, rec in recs.items():
-            named = _ids_in(rec, set())
-            if key in ids:
-                linked |= named
-            elif named & ids:
-                linked.add(key)
-    return linked - ids
-
-
-def _reads(actions: list[dict[str, Any] | None], known: Known, wanted: dict[str, Any],
-           taken: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The read-only slots a lookup may take now, in the fixed order of the module docstring."""
-    named = _ids_in(wanted, set())
-    linked = _linked(known, named)
-    done = [_plain(a) for a in taken]
-    ranked = []
-    for pos, action in enumerate(actions):
-        if action is None or action.get("kind") not in QUERY_KINDS or action["kind"] in _NOT_LOOKUPS:
-            continue
-        if _plain(action) in done:
-            continue
-        ids = _ids_in(action, set())
-        ranked.append((0 if ids & named else 1 if ids & linked else 2, pos, action))
-    return [a for _, _, a in sorted(ranked, key=lambda r: r[:2])]
-
-
-def _view(known: Known) -> str:
-    """What the actor knows, as one comparable string (a read that leaves it unchanged taught nothing)."""
-    return json.dumps([known.records, known.hits, known.actors], sort_keys=True, default=str)
-
-
-def _lookups(task: Any, hints: str, history: list[Any], wanted: dict[str, Any]) -> list[dict[str, Any]]:
-    """The shortest sequence of read-only slots after ``history`` that makes a slot for ``wanted``
-    appear (the first in the fixed order), or ``[]`` when none of at most :data:`LOOKUP_DEPTH`
-    reads does within :data:`MAX_SIMULATIONS` replays."""
-    budget = [MAX_SIMULATIONS]
-
-    def search(prefix: list[dict[str, Any]], env: Any, agent: str) -> list[dict[str, Any]]:
-        known = env.known(agent)
-        before = _view(known)
-        reads = _reads(menu_actions(known), known, wanted, [a for a in history + prefix if isinstance(a, dict)])
-        tried: list[tuple[dict[str, Any], Any, str]] = []
-        for read in reads:
-            if budget[0] <= 0:
-                return []
-            budget[0] -= 1
-            env2, agent2 = _replay(task, hints, history + prefix + [read])
-            if agent2 is None:
-                continue
-            if _slot_for(menu_actions(env2.known(agent2)), wanted) is not None:
-                return [*prefix, read]
-            if _view(env2.known(agent2)) != before:
-                tried.append((read, env2, agent2))
-        if len(prefix) + 1 < LOOKUP_DEPTH:
-            for read, env2, agent2 in tried:
-                found = search([*prefix, read], env2, agent2)
-                if found:
-                    return found
-        return []
-
-    env, agent = _replay(task, hints, history)
-    return [] if agent is None else search([], env, agent)
-
 
 def task_coverage(task: Any, *, hints: str = "off", on_step: StepHook | None = None,
                   reference_score: bool = True) -> TaskCoverage:
@@ -358,7 +198,7 @@ def task_coverage(task: Any, *, hints: str = "off", on_step: StepHook | None = N
 
     out = TaskCoverage(task.task_id, task.family)
     out.reference_score = _reference_score(task) if reference_score else float("nan")
-    env = _new_env(task, hints)
+    env = new_env(task, hints)
     policy = make_policy(task.reference)
     policy.reset(0)
     figures: set[int] = set()
@@ -378,13 +218,13 @@ def task_coverage(task: Any, *, hints: str = "off", on_step: StepHook | None = N
             env.step(None)
             history.append(None)
             continue
-        wanted = _as_dict(wanted)
+        wanted = as_dict(wanted)
         out.steps += 1
         actions = menu_actions(env.known(agent))
-        slot = _slot_for(actions, wanted)
+        slot = slot_for(actions, wanted)
         if slot is None:
-            for read in _lookups(task, hints, history, wanted):
-                taken = _slot_for(actions, read)
+            for read in lookups(task, hints, history, wanted):
+                taken = slot_for(actions, read)
                 if taken is None:  # pragma: no cover - the replay is deterministic
                     break
                 if on_step is not None:
@@ -400,7 +240,7 @@ def task_coverage(task: Any, *, hints: str = "off", on_step: StepHook | None = N
                 carried += seen.get("inbox") or []
                 actions = menu_actions(env.known(agent))
             else:
-                slot = _slot_for(actions, wanted)
+                slot = slot_for(actions, wanted)
         if slot is None:
             out.missing = str(wanted.get("kind"))
             out.unseen = unseen_ids(wanted, env.known(agent))
@@ -494,3 +334,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
 if __name__ == "__main__":
     main()
+
+
+_slot_for, _as_dict = slot_for, as_dict
+"""The names these helpers had here before :mod:`~acworld_env.wrappers.menu_replay` held them."""
