@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from acworld_env.tasks.suites import load_suite
-from acworld_env.vcp.union import QUERY_KINDS
 from acworld_env.wrappers import menu_coverage as mc
+from acworld_env.wrappers import menu_replay
 from acworld_env.wrappers.menu_coverage import menu_coverage, task_coverage
 
 FROZEN = load_suite("capability-v1", "frozen", 0)
@@ -30,10 +30,11 @@ def test_a_missing_slot_is_named_and_the_task_is_not_covered(monkeypatch):
         return [None if a is not None and a.get("kind") == "finish" else a for a in real(known)]
 
     monkeypatch.setattr(mc, "menu_actions", without_finish)
+    monkeypatch.setattr(menu_replay, "menu_actions", without_finish)
     task = next(t for t in FROZEN if t.family == "T10_timing")
     c = task_coverage(task)
     assert not c.covered and c.missing == "finish" and c.why == "no_slot" and c.expressed == c.steps - 1
-    assert all(kind in QUERY_KINDS for kind in c.lookups)
+    assert c.lookups == []  # no read makes a finish slot appear
 
 
 def test_a_reference_acting_on_an_id_it_never_read_is_covered_after_a_lookup_the_hook_sees():
@@ -44,6 +45,20 @@ def test_a_reference_acting_on_an_id_it_never_read_is_covered_after_a_lookup_the
     assert c.covered and c.lookups == ["get_order"] and c.score == c.reference_score
     assert len(seen) == c.expressed + len(c.lookups) and seen.count("get_order") == 1
     assert seen.index("get_order") == seen.index("issue_refund") - 1
+
+
+def test_a_record_two_reads_away_is_looked_up_by_listing_then_reading():
+    # The overcharged order is one of the shop's history: list the orders, read the right one, refund it.
+    task = _task("T8/merchant/merchant_reputation_recovery/01")
+    c = task_coverage(task)
+    assert c.covered and c.lookups == ["list_orders", "get_order"]
+
+
+def test_no_lookup_is_inserted_when_the_search_has_no_budget(monkeypatch):
+    monkeypatch.setattr(menu_replay, "MAX_SIMULATIONS", 0)
+    task = _task("T6/merchant/merchant_competing_commitment/01")
+    c = task_coverage(task)
+    assert not c.covered and c.lookups == [] and c.missing == "issue_refund" and c.why == "unseen_id"
 
 
 def test_lookups_are_deterministic():
