@@ -131,5 +131,9 @@ def test_diagnose_names_a_measured_reason_per_family(ml):
     for row in rows.values():
         assert row["why"] in ml.WHY and 0 <= row["menu_covered"] <= 1 and 0 <= row["heldout_accuracy"] <= 1
         assert 0 <= row["train_accuracy"] <= 1 and 0 <= row["ambiguous"] <= 1
-    assert rows["T2_grounding"]["score"] == 0.5 and rows["T2_grounding"]["menu_covered"] < 1  # wording tasks
-    assert rows["T2_grounding"]["why"] == "menu lacks the action"
+    assert rows["T2_grounding"]["score"] == 0.5
+    for row in rows.values():  # every reference is expressible now, so the menu is never the measured reason
+        assert row["menu_covered"] == 1 and row["why"] != "menu lacks the action"
+        expected = (ml.WHY[1] if row["ambiguous"] > 0.05 or row["train_accuracy"] < 0.8
+                    else ml.WHY[2] if row["heldout_accuracy"] < 0.8 else ml.WHY[3])
+        assert row["why"] == expected
