@@ -31,3 +31,13 @@ def test_reference_rollout_prints_credits(capsys):
 def test_benchmark_runs():
     figures = _load("benchmarks/bench_env.py").main(["--env", "demo-v1", "--repeat", "1"])
     assert figures["steps_per_s"] > 0 and figures["noop_steps_per_s"] > 0
+
+
+def test_the_two_tree_benchmark_compares_a_tree_with_itself():
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks/ab_env_loop.py"), str(ROOT), str(ROOT),
+                          "--passes", "1", "--split", "frozen"], capture_output=True, text=True, timeout=600,
+                         check=True, cwd=ROOT).stdout
+    assert "frozen: base" in out and "new/base: CPU" in out
