@@ -47,9 +47,11 @@ _ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=
 _FLOAT_VIEW = bytes.maketrans(b"0123456789-+,[", b"000000000000::")
 """Digits and signs as ``0``, commas and brackets as ``:``: a float written as a value then reads ``:0.`` or
 ``:0e`` (see :func:`spelled_as_json`)."""
-_FLOAT_TOKEN = re.compile(rb":0+[.eE]")
-"""In that view, a number with a dot or an exponent right after a key, a comma or a bracket: possibly a float."""
-_EXPONENT = re.compile(rb":0+(?:\.0*)?[eE]")
+_FLOAT_TOKEN = re.compile(rb":00*[.eE]")
+"""In that view, a number with a dot or an exponent right after a key, a comma or a bracket: possibly a float.
+(``:00*`` is ``:0+`` spelled so that the pattern starts with two fixed bytes, which the regex engine finds
+by a quicker search than the one byte ``:`` it would otherwise stop at after every key.)"""
+_EXPONENT = re.compile(rb":00*(?:\.0*)?[eE]")
 """In that view, a number with an exponent right after a key, a comma or a bracket."""
 _BELOW_1E_4 = (b":0.0000", b",0.0000", b"[0.0000", b"-0.0000")
 """A float below 1e-4 as the compiled encoder writes it (``0.00001``), after a key, a comma or a bracket."""
@@ -70,7 +72,8 @@ def spelled_as_json(encoded: bytes) -> bool:
     view = encoded.translate(_FLOAT_VIEW)
     if _FLOAT_TOKEN.search(view) is None:
         return True
-    return _EXPONENT.search(view) is None and not any(tiny in encoded for tiny in _BELOW_1E_4)
+    return _EXPONENT.search(view) is None and (b"0.0000" not in encoded  # in every one of them: one search first
+                                               or not any(tiny in encoded for tiny in _BELOW_1E_4))
 
 
 def _compiled(obj: Any) -> bytes | None:

@@ -84,3 +84,35 @@ def test_what_the_standard_encoder_refuses_is_still_refused(value: object, error
         _standard(value)
     with pytest.raises(error):
         canonical(value)
+
+
+def _spelled_by_the_plain_patterns(encoded: bytes) -> bool:
+    """:func:`digest.spelled_as_json` as first written: one-byte-led patterns, every small-float spelling sought."""
+    import re
+
+    if encoded[:1] not in (b"{", b"["):
+        return encoded.isdigit() or encoded in (b"true", b"false", b"null") or encoded[:1] == b'"'
+    view = encoded.translate(digest._FLOAT_VIEW)
+    if re.search(rb":0+[.eE]", view) is None:
+        return True
+    return re.search(rb":0+(?:\.0*)?[eE]", view) is None and not any(t in encoded for t in digest._BELOW_1E_4)
+
+
+_NUMERIC_TEXT = st.text(alphabet="0123456789.eE-+:,[]{} a\"", max_size=16)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.recursive(st.one_of(_SCALARS, _NUMERIC_TEXT, st.floats(min_value=-1e-3, max_value=1e-3)),
+                    lambda inner: st.one_of(st.lists(inner, max_size=5), st.dictionaries(_NUMERIC_TEXT, inner, max_size=5)),
+                    max_leaves=30))
+def test_the_quicker_float_patterns_answer_as_the_plain_ones(value: object) -> None:
+    """``:00*`` for ``:0+`` (a two-byte literal start) and the one ``0.0000`` search before the four: the same
+    answer on any compact JSON, floats near the spellings that differ and text that looks like numbers included."""
+    if digest._orjson is None:
+        pytest.skip("orjson is not installed")
+    try:
+        encoded = digest._orjson.dumps(value, option=digest._orjson.OPT_SORT_KEYS)
+    except (TypeError, ValueError):
+        encoded = _standard(value)
+    assert digest.spelled_as_json(encoded) == _spelled_by_the_plain_patterns(encoded)
+    assert digest.spelled_as_json(_standard(value)) == _spelled_by_the_plain_patterns(_standard(value))
