@@ -128,3 +128,15 @@ def test_numeric_fields_are_clipped_to_their_declared_bounds():
         for name, (low, high) in NUMERIC_FIELDS.items():
             assert obs[name].shape == (1,) and obs[name].dtype == np.int64 and obs[name].strides == (8,)
             assert obs[name][0] == min(high, max(low, values[name])), name
+
+
+def test_numeric_fields_of_other_number_types_are_their_int():
+    """A step, round or balance given as a numpy integer, a float or a bool is read as ``int()`` of it."""
+    base = {"actor": "buyer_0", "role": "merchant", "request": "", "mandate": {}, "inbox": [], "last_result": None}
+    plain = encode_observation({**base, "round": 4, "step": 3, "max_steps": 9, "balance": -7}, "")
+    for round_, step, max_steps, balance in [(np.int64(4), 3.9, 9, -7.5), (4.2, np.int32(3), 9.0, np.int64(-7)),
+                                             (4, True + 2, 9, -7)]:
+        obs = encode_observation({**base, "round": round_, "step": step, "max_steps": max_steps, "balance": balance}, "")
+        for name in NUMERIC_FIELDS:
+            assert obs[name].tolist() == plain[name].tolist() and obs[name].dtype == np.int64, name
+    assert plain["steps_left"].tolist() == [6] and plain["balance"].tolist() == [-7] and plain["role"] == 1
