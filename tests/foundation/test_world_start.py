@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import marshal
 
 import pytest
 
@@ -49,3 +50,40 @@ def test_the_memory_is_bounded() -> None:
     for i in range(300):
         World(_state(i))
     assert len(_CHECKED) <= 256
+
+
+def test_a_state_holding_one_list_twice_is_copied_apart() -> None:
+    """The look-up image records that the list is shared; the copy never is made from it."""
+    tags: list = ["a"]
+    initial = {"actors": {}, "listings": {"L-1": {"tags": tags}, "L-2": {"tags": tags}}}
+    for _ in range(2):
+        w = World(initial)
+        assert w.state == initial and w.state["listings"]["L-1"]["tags"] is not w.state["listings"]["L-2"]["tags"]
+        w.state["listings"]["L-1"]["tags"].append("b")
+        assert w.state["listings"]["L-2"]["tags"] == ["a"] and tags == ["a"]
+
+
+def test_a_state_holding_itself_is_refused_as_before() -> None:
+    initial: dict = {"actors": {}, "x": []}
+    initial["x"].append(initial)
+    with pytest.raises(RecursionError):
+        World(initial)
+
+
+def test_a_state_referenced_from_elsewhere_is_found_again_unchecked() -> None:
+    """An outside reference to one of the state's lists changes its quick image: the same checked image is
+    found by the exact one, and nothing is checked or kept twice."""
+    from acworld_env.world.world import _ALIASES, _checked_image
+
+    initial = {"actors": {"buyer_0": {"role": "buyer", "balance": 7, "tags": ["x", "y"]}}, "orders": {}}
+    first = _checked_image(initial)
+    checked = len(_CHECKED)
+    before = marshal.dumps(initial, 4)
+    outside = [initial["actors"]["buyer_0"]["tags"], initial["actors"]["buyer_0"]["tags"]]  # noqa: F841
+    assert marshal.dumps(initial, 4) != before and marshal.dumps(initial, 4) not in _ALIASES
+    assert _checked_image(initial) is first and len(_CHECKED) == checked
+    assert _ALIASES[marshal.dumps(initial, 4)] is first  # another quick image, for the same checked one
+    assert World(initial).state == initial
+    for i in range(300):
+        _checked_image({"actors": {}, "n": i})
+    assert len(_ALIASES) <= 256
