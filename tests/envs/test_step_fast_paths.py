@@ -200,3 +200,28 @@ def test_an_observation_shows_the_unread_inbox_as_market_inbox_without_the_read_
                 assert shown == [{k: v for k, v in m.items() if k != "read"} for m in market.inbox(actor)]
                 return
     pytest.fail("no task delivers a message before its first step")
+
+
+def test_records_and_validations_made_by_their_written_out_init_are_whole_sealed_dataclasses() -> None:
+    """The hand-written ``__init__`` sets every field in order (keyword or positional), ``kind`` from the action;
+    the instances stay frozen, compare, hash, copy and pickle as the dataclasses they are."""
+    import copy
+    import dataclasses
+    import pickle
+
+    val = Validation("val-00001", "env-0-00001", "buyer_0", "get_inbox", True, "ok", "")
+    assert [getattr(val, f.name) for f in dataclasses.fields(val)] == ["val-00001", "env-0-00001", "buyer_0",
+                                                                       "get_inbox", True, "ok", ""]
+    assert val == _validation(1) and hash(val) == hash(_validation(1)) and val.refused("x", "y").code == "x"
+    values = [3, 1, "buyer_0", "buyer", {"e": 1}, {"kind": "finish"}, val, ["ev"], 2, [["d"]], {"r": 1}, True,
+              "p" * 64, "h" * 64, "val-00000", {"model": "m"}]
+    rec = TraceRecord(*values)
+    names = [f.name for f in dataclasses.fields(TraceRecord)]
+    assert [getattr(rec, n) for n in names] == [*values, "finish"]
+    assert TraceRecord(**dict(zip(names[:-1], values, strict=True))) == rec
+    assert TraceRecord(*values[:14]).meta is None and TraceRecord(*values[:14]).original_validation is None
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        rec.n = 4  # type: ignore[misc]
+    for twin in (copy.deepcopy(rec), pickle.loads(pickle.dumps(rec)), copy.copy(rec)):
+        assert twin == rec and twin.kind == "finish"
+    assert pickle.loads(pickle.dumps(val)) == val
