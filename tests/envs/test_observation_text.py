@@ -24,3 +24,13 @@ def test_a_full_page_of_search_hits_reaches_the_model_untruncated():
     brief = compact_result(step.result)["items"][0]
     assert "description" not in brief and "url" not in brief
     assert {"listing_id", "title", "price", "in_stock", "options", "attributes"} <= set(brief)
+
+
+def test_compacting_drops_the_named_fields_and_only_none_and_empty_dicts_and_lists():
+    item = {"listing_id": "L-1", "description": "long", "url": "u", "product_id": "p", "currency": "USD",
+            "tags": ["t"], "status": "active", "options": {}, "bundle": [], "note": None, "stock": 0, "title": "",
+            "sale": False, "dims": (), "attributes": {"a": None}, "price": 0.0}
+    out = compact_result({"total": 1, "items": [item, "raw"], "page": 1})
+    assert out == {"total": 1, "items": [{"listing_id": "L-1", "stock": 0, "title": "", "sale": False, "dims": (),
+                                          "attributes": {"a": None}, "price": 0.0}, "raw"], "page": 1}
+    assert list(out) == ["total", "items", "page"] and item["options"] == {} and compact_result([item]) == [item]
