@@ -67,6 +67,13 @@ def summary_of(out: Path) -> dict[str, Any]:
     return json.loads((out / "summary.json").read_text())
 
 
+def _default_sigint() -> None:
+    """In the child before it starts: SIGINT handled by default (Python then raises KeyboardInterrupt)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def interrupt_after_runs(args: list[str], out: Path, runs: int, *, endpoint: FakeChat,
                          timeout: float = 60.0) -> tuple[Any, str]:
     """Start an evaluation process (``args``, no real endpoint in its environment), press Ctrl-C
@@ -82,7 +89,10 @@ def interrupt_after_runs(args: list[str], out: Path, runs: int, *, endpoint: Fak
     import time
 
     env = {k: v for k, v in os.environ.items() if k not in ("OPENAI_BASE_URL", "OPENAI_API_KEY")}
-    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+    # A shell starts background jobs with SIGINT ignored, and children inherit that: the evaluation (like one a
+    # user starts from a terminal) gets Ctrl-C's default, however this test run itself was started.
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
+                            preexec_fn=_default_sigint)
     deadline = time.time() + timeout
     while len(list(out.glob("runs/*/score.json"))) < runs and time.time() < deadline:
         time.sleep(0.05)
