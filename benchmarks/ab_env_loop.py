@@ -20,6 +20,8 @@ import sys
 import time
 from typing import Any
 
+from env_loop import reference_episode  # this folder's loop (on the path)
+
 PACKAGE = "acworld_env"
 
 
@@ -31,19 +33,7 @@ def _purge() -> None:
 
 def episode(side: dict[str, Any], task_id: str) -> int:
     """One episode of the loop on ``side``'s env: its agent steps."""
-    env, decode = side["env"], side["decode"]
-    env.reset(seed=0, options={"task_id": task_id})
-    policy = side["make_policy"](env.unwrapped.task.reference)
-    policy.reset(0)
-    steps = 0
-    for _agent in env.agent_iter():
-        observation, reward, termination, truncation, info = env.last()
-        if termination or truncation:
-            env.step(None)
-            continue
-        env.step(policy.act(decode(observation)))
-        steps += 1
-    return steps
+    return reference_episode(side["env"], task_id, side["make_policy"], side["decode"])
 
 
 def load(path: str, split: str) -> tuple[dict[str, Any], list[str]]:

@@ -35,6 +35,7 @@ import statistics
 import time
 from typing import Any
 
+from env_loop import reference_episode  # this folder's loop (on the path)
 from pettingzoo import AECEnv
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
@@ -210,18 +211,7 @@ class NoopPairAEC(AECEnv):
 
 def our_episode(env: Any, task_id: str) -> int:
     """One episode of the full loop through our env (reset, reference policy, decode every step): its steps."""
-    env.reset(seed=0, options={"task_id": task_id})
-    policy = make_policy(env.unwrapped.task.reference)
-    policy.reset(0)
-    steps = 0
-    for _agent in env.agent_iter():
-        observation, reward, termination, truncation, info = env.last()
-        if termination or truncation:
-            env.step(None)
-            continue
-        env.step(policy.act(decode_observation(observation)))
-        steps += 1
-    return steps
+    return reference_episode(env, task_id, make_policy, decode_observation)
 
 
 def noop_episode(env: Any, steps: int) -> int:

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import importlib.util
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def _load(relative: str):
+    """The script at ``relative`` as a module, its folder on the import path as ``python SCRIPT`` puts it."""
+    folder = str((ROOT / relative).parent)
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
     spec = importlib.util.spec_from_file_location(Path(relative).stem, ROOT / relative)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -35,7 +40,6 @@ def test_benchmark_runs():
 
 def test_the_two_tree_benchmark_compares_a_tree_with_itself():
     import subprocess
-    import sys
 
     out = subprocess.run([sys.executable, str(ROOT / "benchmarks/ab_env_loop.py"), str(ROOT), str(ROOT),
                           "--passes", "1", "--split", "frozen"], capture_output=True, text=True, timeout=600,
