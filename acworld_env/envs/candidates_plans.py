@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..vcp import VCPAction, parse_action
+from .candidates_search import valid_action
 from .known import Known
 
 N_HITS = 12
@@ -50,10 +50,6 @@ def dollars(cents: float) -> int:
     return int(round(cents / 100.0)) * 100
 
 
-def _valid(action: dict[str, Any]) -> dict[str, Any] | None:
-    return action if isinstance(parse_action(action), VCPAction) else None
-
-
 def search_hints(bounded: bool):  # noqa: ANN201  (a Builder)
     """Search with the hints' filters, cheapest first, a full page (only when hints are on).
 
@@ -64,7 +60,7 @@ def search_hints(bounded: bool):  # noqa: ANN201  (a Builder)
         if not isinstance(filters, dict) or not filters or (not bounded and "max_price" not in filters):
             return None
         query = filters if bounded else {f: v for f, v in filters.items() if f != "max_price"}
-        return _valid({"kind": "search_listings", **query, "sort": "price_asc", "page_size": PAGE})
+        return valid_action({"kind": "search_listings", **query, "sort": "price_asc", "page_size": PAGE})
 
     return build
 
@@ -83,7 +79,7 @@ def search_request_words(k: Known, _: int) -> dict[str, Any] | None:
     budget = k.mandate.get("budget")
     if isinstance(budget, int) and not isinstance(budget, bool):
         query["max_price"] = budget
-    return _valid(query)
+    return valid_action(query)
 
 
 def search_category_page(k: Known, _: int) -> dict[str, Any] | None:

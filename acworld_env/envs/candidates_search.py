@@ -53,7 +53,7 @@ def _parses(action_json: str) -> bool:
     return isinstance(parse_action(json.loads(action_json)), VCPAction)
 
 
-def _valid(action: dict[str, Any]) -> dict[str, Any] | None:
+def valid_action(action: dict[str, Any]) -> dict[str, Any] | None:
     """``action`` when it parses as a VCP action (checked once per distinct action), else None."""
     return action if _parses(json.dumps(action, sort_keys=True)) else None
 
@@ -91,7 +91,7 @@ def noun(request: str) -> str | None:
 def search_noun(k: Known, _: int) -> dict[str, Any] | None:
     """Search the item the request names, in stock, a full page."""
     text = noun(k.request)
-    return _valid({"kind": "search_listings", "text": text, "in_stock": True, "page_size": PAGE}) if text else None
+    return valid_action({"kind": "search_listings", "text": text, "in_stock": True, "page_size": PAGE}) if text else None
 
 
 def _product_type(k: Known) -> tuple[str, str] | None:
@@ -182,7 +182,7 @@ def _type_filters(k: Known) -> dict[str, Any] | None:
 
 
 def _ordered(query: dict[str, Any]) -> dict[str, Any] | None:
-    return _valid({"kind": "search_listings", **query, "sort": "price_asc", "page_size": PAGE})
+    return valid_action({"kind": "search_listings", **query, "sort": "price_asc", "page_size": PAGE})
 
 
 def search_type(k: Known, _: int) -> dict[str, Any] | None:
