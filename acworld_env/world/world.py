@@ -136,6 +136,10 @@ _ALIASES: dict[bytes, bytes | _JsonImage] = {}
 """The same images by the states' version-4 ``marshal`` images (see :func:`_checked_image`), most recent last."""
 
 
+_JSON_LEAVES = frozenset({str, int, bool, type(None)})
+"""Value types that compact JSON gives back as they were (with string keys, integers within 64 bits)."""
+
+
 class _JsonImage:
     """A state's compact JSON, kept instead of its ``marshal`` image where reading it back gives the very same
     values of the very same types, in the same order (dicts with string keys, lists, strings, integers within
@@ -172,8 +176,10 @@ def _checked_image(state: dict) -> bytes | dict | _JsonImage:
         return clone(state)
     kept = _CHECKED.get(image)
     if kept is None:
-        canonical(state, check=True)
-        kept = _json_image(state) or image
+        kept = _json_image(state)  # plain JSON data: canonical by construction, no second walk
+        if kept is None:
+            canonical(state, check=True)
+            kept = image
         if len(_CHECKED) >= _CHECKED_MAX:
             del _CHECKED[next(iter(_CHECKED))]
         _CHECKED[image] = kept
@@ -184,29 +190,31 @@ def _checked_image(state: dict) -> bytes | dict | _JsonImage:
 
 
 def _json_image(state: dict) -> _JsonImage | None:
-    """``state``'s compact JSON if reading it back gives ``state`` exactly (see :class:`_JsonImage`), else None."""
-    if _orjson is None:
+    """``state``'s compact JSON if reading it back gives ``state`` exactly (see :class:`_JsonImage`), else None.
+
+    One walk over the values, no path kept: every container must be a plain dict or list and every other
+    value a plain string, integer, boolean or None. The compiled encoder then refuses the rest (a key that
+    is not a string, an integer past 64 bits, a lone surrogate, nesting past 255 levels). Such a state
+    holds no float and no object, so it passes the canonical check too (:func:`_checked_image` runs the
+    check, which names the first problem, only where this returns None); and since marshal wrote it
+    first, no value is a subclass (marshal refuses those), so the JSON reads back as the very same values.
+    """
+    if _orjson is None or type(state) is not dict:
         return None
     todo: list[Any] = [state]
+    pop, push, leaves = todo.pop, todo.append, _JSON_LEAVES
     while todo:
-        value = todo.pop()
-        kind = type(value)
-        if kind is dict:
-            if any(type(key) is not str for key in value):
-                return None
-            todo.extend(value.values())
-        elif kind is list:
-            todo.extend(value)
-        elif kind is int:
-            if not -(2**63) <= value < 2**63:
-                return None
-        elif not (kind is str or kind is bool or value is None):
-            return None  # a tuple (read back as a list), a subclass, ...
+        value = pop()
+        for item in value.values() if type(value) is dict else value:
+            kind = type(item)
+            if kind is dict or kind is list:
+                push(item)
+            elif kind not in leaves:
+                return None  # a float, a tuple (read back as a list), an object, ...
     try:
-        encoded = _orjson.dumps(state)
-    except (TypeError, ValueError):  # e.g. a lone surrogate
+        return _JsonImage(_orjson.dumps(state))
+    except (TypeError, ValueError):  # a key that is not a string, a huge integer, a lone surrogate, deep nesting
         return None
-    return _JsonImage(encoded) if _orjson.loads(encoded) == state else None
 
 
 def _load(initial: bytes | dict | _JsonImage) -> dict:

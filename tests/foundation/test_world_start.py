@@ -87,3 +87,35 @@ def test_a_state_referenced_from_elsewhere_is_found_again_unchecked() -> None:
     for i in range(300):
         _checked_image({"actors": {}, "n": i})
     assert len(_ALIASES) <= 256
+
+
+def _nested(depth: int) -> list:
+    value: list = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize("odd", [2**63, 2**64 - 1, 2**70, -(2**63) - 1, ("a", 1), [("t",)], _nested(300),
+                                 {"k": [True, False, None, 0, 1]}, "\u00e9\u4e2d\U0001f600"],
+                         ids=["u64", "u64max", "big", "below-i64", "tuple", "nested-tuple", "deep", "flags", "unicode"])
+def test_any_plain_value_starts_a_world_with_its_exact_types(odd: object) -> None:
+    """States the compiled encoder cannot copy exactly (tuples, integers past 64 bits, deep nesting) start
+    from their marshal image; the rest from JSON. Either way the copy holds the very same types."""
+    initial = {"actors": {}, "x": odd, "y": [odd, {"z": odd}]}
+    for _ in range(2):  # the first World checks the state, the second finds it checked
+        w = World(initial)
+        assert marshal.dumps(w.state, 2) == marshal.dumps(initial, 2)
+        assert w.state_digest() == state_digest(initial)
+
+
+@pytest.mark.parametrize(("odd", "error"), [(1.5, NonCanonicalValue), ({1: "a"}, NonCanonicalValue),
+                                            ([{"a": float("nan")}], NonCanonicalValue),
+                                            ({"a", "b"}, NonCanonicalValue), ("\ud800", UnicodeEncodeError)],
+                         ids=["float", "int-key", "nan", "set", "lone-surrogate"])
+def test_what_is_not_canonical_json_is_refused_every_time(odd: object, error: type[Exception]) -> None:
+    n = len(_CHECKED)
+    for _ in range(2):
+        with pytest.raises(error):
+            World({"actors": {}, "deep": [[{"x": odd}]]})
+    assert len(_CHECKED) == n
