@@ -167,3 +167,16 @@ def test_price_and_rating_ranges_are_rank_ranges(small: Catalog) -> None:
         m = rng.choice([0, 1, 2.5, 3.5, 4.0, 4.2, 4.5, 5.0])
         k = np.searchsorted(neg, -m, "right")
         assert np.array_equal(by_rating < k, rating >= m)
+
+
+def test_distinct_numbers_are_what_np_unique_gives() -> None:
+    """A numeric facet's distinct values come from a sort and a neighbour test, not ``np.unique`` (whose
+    first use imports ``numpy.ma``): the same bytes, for ties, signed zeros and empty facets too."""
+    from acworld_env.catalog.colstore import _distinct
+
+    rng = np.random.default_rng(7)
+    pool = np.array([0.0, -0.0, 1.5, 2.0, 3.25, 1e9, -7.0, 1e-300])
+    for size in (0, 1, 2, 3, 17, 400):
+        for _ in range(20):
+            values = rng.choice(pool, size=size) if size else np.array([], dtype=float)
+            assert _distinct(values).tobytes() == np.unique(values).tobytes()
