@@ -2,8 +2,11 @@
 
 Workload: every task of the suite (``capability-v1``: 200 frozen tasks) played once by its
 reference policy, seed 0, three ways per repetition, one after the other (so all three see the
-same machine load; the env loop runs right before each evaluation pass, and each ratio takes the
-env loop next to it):
+same machine load): the env loop runs before and after every evaluation pass, and each pass's
+ratio divides by the mean of the two env loops around it. On a shared virtual machine the speed of
+the same work drifts by a third within seconds (a fixed Python loop here: 0.14 to 0.19 s of CPU
+time over twenty runs in a row), so a single neighbour made the ratio swing with the drift rather
+than with the code:
 
 1. **bare env loop**, in this process: ``acworld_env.make(env_id)``, ``reset(seed=0,
    options={"task_id": ...})`` per task, then the standard ``agent_iter`` loop (``env.last()``,
@@ -17,14 +20,20 @@ env loop next to it):
 The evaluation's per-task figure is its ``summary.json`` wall time (``timing.wall_s``: from the
 first run handed out to the last one collected) over the number of tasks, the figure the issue
 quotes; the whole ``run_eval`` call (planning and the summary included) is printed beside it.
-The ratio is taken per pass (evaluation pass / the env loop run just before it); its
-median and range are printed, and the run-to-run spread of the evaluation's per-task time:
+The ratio is taken per pass (evaluation pass / the mean of the env loops just before and just
+after it); its median and range are printed, and the run-to-run spread of the evaluation's per-task time:
 ``(max - min) / median`` and the coefficient of variation over the repetitions. CPU time is
 printed too (it is less sensitive to other processes on a shared machine): the env loop's, and
 each evaluation pass's own from its ``summary.json`` (``timing.cpu_s``, the fresh process's
 included), with the part spent in the kernel (``timing.system_s``: creating each run's folder
 and files, what varies most with the machine's file-system load; the env loop spends none).
 Every evaluation must give the same root digest (printed; a mismatch exits 1).
+
+The env loop above is warm (this process played every task before the first measurement), while a
+fresh ``acworld eval`` meets each task, catalog query and code path for the first time. For scale,
+each repetition also times the same env loop in a fresh interpreter (``make``, then one pass: what
+a new training worker pays), and prints the fresh evaluation over it; the goal stays the stricter
+fresh evaluation over the warm env loop.
 
 What makes the kernel time vary: on an ext4 file system without a journal (this test box's),
 creating a file skips every inode of its block group deleted in the last minute (six minutes
@@ -91,6 +100,23 @@ def env_loop(env: Any, tasks: list[Any]) -> tuple[float, float]:
     return time.perf_counter() - wall, time.process_time() - cpu
 
 
+def env_loop_fresh_process(env_id: str) -> tuple[float, float]:
+    """One env loop pass in a new interpreter, timed after ``make`` (its first episodes included): (wall s, CPU s)."""
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--env", env_id, "--cold-env-loop"]
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    figures = json.loads(out.strip().splitlines()[-1])
+    return figures["wall_s"], figures["cpu_s"]
+
+
+def cold_env_loop(env_id: str) -> int:
+    """``--cold-env-loop``: make the env, time one pass of the env loop, print ``{"wall_s", "cpu_s"}``."""
+    env = acworld_env.make(env_id)
+    wall, cpu = env_loop(env, list(env.unwrapped.tasks))
+    env.close()
+    print(json.dumps({"wall_s": wall, "cpu_s": cpu}))
+    return 0
+
+
 def eval_in_process(env_id: str, out: Path) -> tuple[dict[str, Any], float]:
     """One evaluation pass by :func:`run_eval`: (its summary, the whole call in s)."""
     config = EvalConfig(env_id=env_id, policy="reference", out=out, concurrency=1)
@@ -129,10 +155,14 @@ def main(argv: list[str] | None = None) -> int:
     """Run the repetitions and print the figures; 1 when the evaluations disagree on the root digest."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--env", default="capability-v1")
-    ap.add_argument("--repeat", type=int, default=5, help="repetitions (each: env loop, then evaluation passes)")
+    ap.add_argument("--repeat", type=int, default=5, help="repetitions (each: an evaluation pass in process, then one in a fresh process, "
+                         "each followed by an env loop)")
     ap.add_argument("--no-fresh", action="store_true", help="skip the fresh-process evaluation passes")
     ap.add_argument("--dir", type=Path, default=None, help="where the evaluation folders go (default: temp dir)")
+    ap.add_argument("--cold-env-loop", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.cold_env_loop:
+        return cold_env_loop(args.env)
 
     env = acworld_env.make(args.env)
     tasks = list(env.unwrapped.tasks)
@@ -141,31 +171,43 @@ def main(argv: list[str] | None = None) -> int:
     roots: set[str] = set()
     bare, inproc, fresh = Side(), Side(), Side()
     ratios, ratios_cpu, ratios_fresh, ratios_fresh_cpu = [], [], [], []
+    cold: list[float] = []
+    """The env loop in a fresh process, per task (ms)."""
+    ratios_cold: list[float] = []
     base = Path(tempfile.mkdtemp(prefix="acworld-eval-pass-", dir=args.dir))
+
+    def loop() -> None:
+        """One env loop pass, its per-task figures kept."""
+        wall, cpu = env_loop(env, tasks)
+        bare.wall.append(wall / n * 1e3)
+        bare.cpu.append(cpu / n * 1e3)
+
+    def bracketed(side: Side, wall_ratios: list[float], cpu_ratios: list[float]) -> str:
+        """The env loop after the pass just recorded in ``side``; its ratios to the mean of the loops around it."""
+        loop()
+        wall_ratios.append(side.wall[-1] / statistics.mean(bare.wall[-2:]))
+        cpu_ratios.append(side.cpu[-1] / statistics.mean(bare.cpu[-2:]))
+        return (f"{side.wall[-1]:.2f} (x{wall_ratios[-1]:.2f}; CPU x{cpu_ratios[-1]:.2f}, kernel "
+                f"{side.kernel[-1]:.2f})  env loop {bare.wall[-1]:.2f}")
+
     try:
         eval_in_process(args.env, base / "warm")  # warm-up of the runner's own imports
+        loop()
         for rep in range(args.repeat):
-            wall, cpu = env_loop(env, tasks)
-            bare.wall.append(wall / n * 1e3)
-            bare.cpu.append(cpu / n * 1e3)
+            line = f"rep {rep + 1}: env loop {bare.wall[-1]:.2f} ms/task  eval in process "
             summary, call = eval_in_process(args.env, base / f"in{rep}")
             record(inproc, summary, call, n)
             roots.add(summary["root_digest"])
-            ratios.append(inproc.wall[-1] / bare.wall[-1])
-            ratios_cpu.append(inproc.cpu[-1] / bare.cpu[-1])
-            line = (f"rep {rep + 1}: env loop {bare.wall[-1]:.2f} ms/task  eval in process {inproc.wall[-1]:.2f} "
-                    f"(x{ratios[-1]:.2f}; CPU x{ratios_cpu[-1]:.2f}, kernel {inproc.kernel[-1]:.2f})")
+            line += bracketed(inproc, ratios, ratios_cpu)
             if not args.no_fresh:
-                wall, cpu = env_loop(env, tasks)  # the env loop again, next to this pass
-                bare.wall.append(wall / n * 1e3)
-                bare.cpu.append(cpu / n * 1e3)
                 summary, elapsed = eval_fresh_process(args.env, base / f"fresh{rep}")
                 record(fresh, summary, elapsed, n)
                 roots.add(summary["root_digest"])
-                ratios_fresh.append(fresh.wall[-1] / bare.wall[-1])
-                ratios_fresh_cpu.append(fresh.cpu[-1] / bare.cpu[-1])
-                line += (f"  env loop {bare.wall[-1]:.2f}  eval fresh process {fresh.wall[-1]:.2f} "
-                         f"(x{ratios_fresh[-1]:.2f}; CPU x{ratios_fresh_cpu[-1]:.2f}, kernel {fresh.kernel[-1]:.2f})")
+                line += "  eval fresh process " + bracketed(fresh, ratios_fresh, ratios_fresh_cpu)
+                wall, cpu = env_loop_fresh_process(args.env)
+                cold.append(wall / n * 1e3)
+                ratios_cold.append(fresh.wall[-1] / cold[-1])
+                line += f"  env loop, fresh process {cold[-1]:.2f}"
             print(line, flush=True)
     finally:  # folders go only at the end: deleting one slows the creation of the next (see the docstring)
         shutil.rmtree(base, ignore_errors=True)
@@ -179,6 +221,8 @@ def main(argv: list[str] | None = None) -> int:
     if fresh.wall:
         print(f"evaluation pass, fresh process (summary wall time), per task: {spread(fresh.wall)} ms")
         print(f"evaluation pass, fresh process (whole process), per task: {spread(fresh.call)} ms")
+        print(f"bare env loop, fresh process (after make), per task: {spread(cold)} ms; the fresh evaluation "
+              f"over it: median {statistics.median(ratios_cold):.2f}x [{min(ratios_cold):.2f} - {max(ratios_cold):.2f}]")
     print(f"CPU time per task: env loop {statistics.median(bare.cpu):.2f} ms, "
           f"evaluation pass {statistics.median(inproc.cpu):.2f} ms; ratio {statistics.median(ratios_cpu):.2f}x")
     if fresh.cpu:
@@ -186,7 +230,7 @@ def main(argv: list[str] | None = None) -> int:
               f"ratio to the env loop {statistics.median(ratios_fresh_cpu):.2f}x "
               f"[{min(ratios_fresh_cpu):.2f} - {max(ratios_fresh_cpu):.2f}]")
     user = [c - k for c, k in zip(inproc.cpu + fresh.cpu, inproc.kernel + fresh.kernel, strict=True)]
-    loops = bare.cpu if fresh.cpu else bare.cpu[:len(inproc.cpu)]
+    loops = bare.cpu
     print(f"user-space CPU time per task (cpu_s - system_s), every pass: {spread(user)} ms; "
           f"ratio to the env loop's CPU time {statistics.median(user) / statistics.median(loops):.2f}x")
     kernel = inproc.kernel + fresh.kernel

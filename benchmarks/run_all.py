@@ -147,6 +147,8 @@ BENCHES = [
                number(r"eval/env ratio in process: median ([\d.]+)x"), "<= 1.5x", at_most(1.5), "x"),
         Figure("the same, acworld eval in a fresh process",
                number(r"eval/env ratio, fresh process: median ([\d.]+)x"), "<= 1.5x", at_most(1.5), "x"),
+        Figure("the same, fresh acworld eval / the env loop in a fresh process (both meet every task first)",
+               number(r"the fresh evaluation over it: median ([\d.]+)x"), "-", lambda v: True, "x"),
         Figure("the same, CPU time (acworld eval's summary cpu_s / the env loop's, fresh process, median)",
                number(r"CPU time per task, fresh process .*?ratio to the env loop ([\d.]+)x"), "-", lambda v: True, "x"),
         Figure("evaluation pass per task (in process, summary wall time, median)",
