@@ -155,8 +155,9 @@ def main(argv: list[str] | None = None) -> int:
     """Run the repetitions and print the figures; 1 when the evaluations disagree on the root digest."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--env", default="capability-v1")
-    ap.add_argument("--repeat", type=int, default=5, help="repetitions (each: an evaluation pass in process, then one in a fresh process, "
-                         "each followed by an env loop)")
+    ap.add_argument("--repeat", type=int, default=5,
+                    help="repetitions (each: an evaluation pass in process, then one in a fresh process, each "
+                         "followed by an env loop; then the env loop in a fresh process)")
     ap.add_argument("--no-fresh", action="store_true", help="skip the fresh-process evaluation passes")
     ap.add_argument("--dir", type=Path, default=None, help="where the evaluation folders go (default: temp dir)")
     ap.add_argument("--cold-env-loop", action="store_true", help=argparse.SUPPRESS)

@@ -46,7 +46,6 @@ def _rank(primary: np.ndarray) -> np.ndarray:
     return rank
 
 
-
 def _distinct(values: np.ndarray) -> np.ndarray:
     """The distinct values of a float array without NaN, ascending: what ``np.unique`` gives, without the
     ``numpy.ma`` import it makes on first use (tens of milliseconds, paid inside a process's first search)."""
