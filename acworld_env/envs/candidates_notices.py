@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .known import Known
+from .known import Known, plain_int
 
 Builder = Callable[[Known, int], "dict[str, Any] | None"]
 N_WAITING = 2
@@ -34,22 +34,18 @@ def _event(k: Known, i: int) -> dict[str, Any]:
     return k["events"][eid] if eid else {}
 
 
-def _int(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
 def eta(j: int) -> Builder:
     """Set a delivery round from the ``i``-th notice (see the module docstring)."""
     def build(k: Known, i: int) -> dict[str, Any] | None:
         ev = _event(k, i)
-        estimate, oid = _int(ev.get("estimate_round")), ev.get("order_id")
+        estimate, oid = plain_int(ev.get("estimate_round")), ev.get("order_id")
         if estimate is not None and isinstance(oid, str):
             return {"kind": "set_eta", "order_id": oid, "eta_round": estimate} if j == 0 else None
-        date, lid = _int(ev.get("delivery_round")), ev.get("listing_id")
+        date, lid = plain_int(ev.get("delivery_round")), ev.get("listing_id")
         if date is None or not isinstance(lid, str):
             return None
         waiting = [o for o, listing in k.order_listing.items() if listing == lid]
-        shipping = _int(k.mandate.get("shipping_rounds")) or 0
+        shipping = plain_int(k.mandate.get("shipping_rounds")) or 0
         return {"kind": "set_eta", "order_id": waiting[j], "eta_round": date + shipping} if j < len(waiting) else None
 
     return build
@@ -58,7 +54,7 @@ def eta(j: int) -> Builder:
 def reprice(k: Known, i: int) -> dict[str, Any] | None:
     """Reprice the listing of the ``i``-th notice's new unit cost at the mandate's markup."""
     ev = _event(k, i)
-    cost, markup, lid = _int(ev.get("unit_cost")), _int(k.mandate.get("markup_percent")), ev.get("listing_id")
+    cost, markup, lid = plain_int(ev.get("unit_cost")), plain_int(k.mandate.get("markup_percent")), ev.get("listing_id")
     if cost is None or markup is None or not isinstance(lid, str):
         return None
     return {"kind": "update_listing", "listing_id": lid, "price": int(round(cost * (100 + markup) / 10_000)) * 100}
@@ -68,10 +64,10 @@ def restock(good_only: bool) -> Builder:
     """Book the units the ``i``-th notice says arrived (less the damaged ones when ``good_only``)."""
     def build(k: Known, i: int) -> dict[str, Any] | None:
         ev = _event(k, i)
-        received, lid = _int(ev.get("received")), ev.get("listing_id")
+        received, lid = plain_int(ev.get("received")), ev.get("listing_id")
         if received is None or not isinstance(lid, str):
             return None
-        units = received - (_int(ev.get("damaged")) or 0 if good_only else 0)
+        units = received - (plain_int(ev.get("damaged")) or 0 if good_only else 0)
         if units <= 0 or (good_only and not ev.get("damaged")):
             return None
         return {"kind": "restock", "listing_id": lid, "quantity": units}
@@ -84,12 +80,12 @@ def order_rest(in_stock: bool) -> Builder:
     def build(k: Known, i: int) -> dict[str, Any] | None:
         lid = k.nth("listings", i)
         rec = k["listings"][lid] if lid else {}
-        wanted = _int(k.mandate.get("quantity"))
+        wanted = plain_int(k.mandate.get("quantity"))
         if lid is None or wanted is None or not isinstance(rec.get("merchant"), str) or rec["merchant"] == k.actor:
             return None
         units = wanted - sum(k.ordered.values())
         if in_stock:
-            stock = _int(rec.get("stock"))
+            stock = plain_int(rec.get("stock"))
             if stock is None or stock >= units:
                 return None  # the same as ordering the rest
             units = stock

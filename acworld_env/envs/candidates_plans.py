@@ -9,9 +9,9 @@ own last search, and the prices on its threads.
 * search hits: read, read the reviews of, or order the ``k``-th listing the last search returned;
 * reviews: flag the ``k``-th review seen, for each reason;
 * bargaining (prices rounded to whole dollars, never past the mandate's limit): a buyer opens at a
-  share of its limit (coarse shares, and a fine grid of half percents); a seller's first counter asks the list price (or 95 % / 90 % of it); later
-  counters concede a share of the gap to the other side's last price, at least 1.5 % of the list
-  price per move.
+  share of its limit (coarse shares, and a fine grid of half percents); a seller's first counter asks
+  the list price (or 95 % / 90 % of it); later counters concede a share of the gap to the other
+  side's last price, at least 1.5 % of the list price per move.
 """
 
 from __future__ import annotations

@@ -29,16 +29,12 @@ from collections.abc import Callable
 from typing import Any
 
 from .candidates_aftersales import _payment_of
-from .known import Known
+from .known import Known, plain_int
 
 Builder = Callable[[Known, int], "dict[str, Any] | None"]
 REMAINDERS = ("cancel", "backorder")
 N_FAR_ORDERS = 16
 """Orders seen that the menu can read and refund an overcharge on (the other order slots cover fewer)."""
-
-
-def _int(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _order(k: Known, i: int) -> str | None:
@@ -53,7 +49,7 @@ def fill(remainder: str) -> Builder:
             return None
         lines, short = [], False
         for x in k.order_lines(oid):
-            wanted, stock = _int(x.get("quantity")), _int(k["listings"].get(x.get("listing_id"), {}).get("stock"))
+            wanted, stock = plain_int(x.get("quantity")), plain_int(k["listings"].get(x.get("listing_id"), {}).get("stock"))
             if wanted is None or stock is None:
                 return None
             short |= stock < wanted
@@ -67,7 +63,7 @@ def fill(remainder: str) -> Builder:
 
 
 def _unit_price(k: Known, line: dict[str, Any]) -> int | None:
-    return _int(line.get("unit_price")) or _int(k["listings"].get(line.get("listing_id"), {}).get("price"))
+    return plain_int(line.get("unit_price")) or plain_int(k["listings"].get(line.get("listing_id"), {}).get("price"))
 
 
 def refund_unsent(k: Known, i: int) -> dict[str, Any] | None:
@@ -78,7 +74,7 @@ def refund_unsent(k: Known, i: int) -> dict[str, Any] | None:
         return None
     amount = 0
     for x in k.order_lines(oid):
-        price, wanted = _unit_price(k, x), _int(x.get("quantity"))
+        price, wanted = _unit_price(k, x), plain_int(x.get("quantity"))
         if price is None or wanted is None:
             return None
         amount += (wanted - (done["lines"].get(x.get("listing_id")) or 0)) * price
@@ -92,14 +88,14 @@ def refund_overcharge(k: Known, i: int) -> dict[str, Any] | None:
     if oid is None or k.fair_unit is None:
         return None
     lines = k["orders"][oid].get("lines") or []
-    amount = sum(max(0, (_int(x.get("unit_price")) or 0) - k.fair_unit) * (_int(x.get("quantity")) or 0)
-                 for x in lines if _int(x.get("unit_price")) is not None)
+    amount = sum(max(0, (plain_int(x.get("unit_price")) or 0) - k.fair_unit) * (plain_int(x.get("quantity")) or 0)
+                 for x in lines if plain_int(x.get("unit_price")) is not None)
     pay = _payment_of(k, oid)
     return {"kind": "issue_refund", "payment_id": pay, "amount": amount} if pay and amount > 0 else None
 
 
 def _fee(k: Known) -> int | None:
-    fee = k.fee_pct if k.fee_pct is not None else _int(k.mandate.get("restocking_fee_percent"))
+    fee = k.fee_pct if k.fee_pct is not None else plain_int(k.mandate.get("restocking_fee_percent"))
     return fee or None
 
 
@@ -108,13 +104,13 @@ def refund_credit(less_fee: bool) -> Builder:
     def build(k: Known, i: int) -> dict[str, Any] | None:
         rid = k.nth("returns", i)
         ret = k["returns"][rid] if rid else {}
-        oid, amount, fee = ret.get("order"), _int(ret.get("amount")), _fee(k)
+        oid, amount, fee = ret.get("order"), plain_int(ret.get("amount")), _fee(k)
         pay = _payment_of(k, oid)
         if pay is None or amount is None or (less_fee and fee is None):
             return None
-        credit = _int(k["payments"].get(pay, {}).get("refunded"))
+        credit = plain_int(k["payments"].get(pay, {}).get("refunded"))
         if credit is None and isinstance(oid, str):
-            credit = _int(k["orders"].get(oid, {}).get("refunded"))
+            credit = plain_int(k["orders"].get(oid, {}).get("refunded"))
         if not credit:
             return None  # no credit: the plain refund slots say the same
         if less_fee:
@@ -132,7 +128,7 @@ def refund_exchange_difference(k: Known, i: int) -> dict[str, Any] | None:
     if rid is None or rid not in k.exchanged:
         return None
     ret = k["returns"][rid]
-    amount, price = _int(ret.get("amount")), _int(k["listings"].get(k.exchanged[rid], {}).get("price"))
+    amount, price = plain_int(ret.get("amount")), plain_int(k["listings"].get(k.exchanged[rid], {}).get("price"))
     pay = _payment_of(k, ret.get("order"))
     if amount is None or price is None or pay is None or amount <= price:
         return None

@@ -69,7 +69,8 @@ def _list_price(text: str) -> int | None:
     return None if m is None else int(round(float(m.group(1)) * 100))
 
 
-def _int(value: Any) -> int | None:
+def plain_int(value: Any) -> int | None:
+    """``value`` if it is an integer (not a boolean), else None: how every menu builder reads a figure."""
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
@@ -209,7 +210,7 @@ class Known:
                 thr.setdefault("turn", "theirs")
                 thr.setdefault("listing", self.pending.get("listing_id"))
                 thr.setdefault("counterparty", self.pending.get("to"))
-                if _int(self.pending.get("unit_price")) is not None:
+                if plain_int(self.pending.get("unit_price")) is not None:
                     thr.setdefault("mine", self.pending["unit_price"])
         self._arrived(arrivals)
 
@@ -220,14 +221,14 @@ class Known:
             lst = self._see("listings", lid)
             if lst is not None and eid not in self.arrived:
                 self.arrived.add(eid)
-                lst["stock"] = (_int(lst.get("stock")) or 0) + units
+                lst["stock"] = (plain_int(lst.get("stock")) or 0) + units
 
     def note_action(self, action: dict[str, Any]) -> None:
         """Remember an action the agent itself proposed (its own prices, its thread turns)."""
         kind = action.get("kind")
         self.last_kind = kind if isinstance(kind, str) else None
         self.pending = dict(action)
-        tid, price = action.get("thread_id"), _int(action.get("unit_price"))
+        tid, price = action.get("thread_id"), plain_int(action.get("unit_price"))
         if isinstance(tid, str) and tid in self["threads"]:
             thr = self["threads"][tid]
             if kind == "counter_offer" and price is not None:
@@ -243,11 +244,11 @@ class Known:
             self.done.add(key)
         placed = result.get("order_id")
         if action.get("kind") == "place_order" and isinstance(action.get("lines"), list) and isinstance(placed, str):
-            self.ordered[placed] = sum(_int(x.get("quantity")) or 0 for x in action["lines"] if isinstance(x, dict))
+            self.ordered[placed] = sum(plain_int(x.get("quantity")) or 0 for x in action["lines"] if isinstance(x, dict))
             for x in action["lines"]:  # units the agent bought are no longer in the stock it saw
                 lst = self["listings"].get(x.get("listing_id")) if isinstance(x, dict) else None
-                if lst is not None and _int(lst.get("stock")) is not None:
-                    lst["stock"] = max(0, lst["stock"] - (_int(x.get("quantity")) or 0))
+                if lst is not None and plain_int(lst.get("stock")) is not None:
+                    lst["stock"] = max(0, lst["stock"] - (plain_int(x.get("quantity")) or 0))
         oid = action.get("order_id")
         if action.get("kind") in {"allocate_inventory", "partial_fill"} and isinstance(oid, str):
             self._committed(oid, action)
@@ -266,14 +267,14 @@ class Known:
         """Take the units the agent's own allocation or partial fill committed off the stock last seen."""
         if action.get("kind") == "partial_fill":
             lines = [x for x in action.get("lines") or [] if isinstance(x, dict)]
-            self.filled[oid] = {"lines": {x.get("listing_id"): _int(x.get("quantity")) or 0 for x in lines},
+            self.filled[oid] = {"lines": {x.get("listing_id"): plain_int(x.get("quantity")) or 0 for x in lines},
                                 "remainder": action.get("remainder")}
         else:
             lines = self.order_lines(oid)
         for x in lines:
             lst = self["listings"].get(x.get("listing_id"))
-            if lst is not None and _int(lst.get("stock")) is not None:
-                lst["stock"] -= _int(x.get("quantity")) or 0
+            if lst is not None and plain_int(lst.get("stock")) is not None:
+                lst["stock"] -= plain_int(x.get("quantity")) or 0
 
     # -- extraction -------------------------------------------------------------
     def _see(self, table: str, key: Any) -> dict[str, Any] | None:
@@ -305,7 +306,8 @@ class Known:
             if rec is not None:
                 rec.setdefault("merchant", m.group(1))
 
-    def _message(self, msg: dict[str, Any], arrivals: list[tuple[str, str, int]] | None = None) -> None:
+    def _message(self, msg: dict[str, Any], arrivals: list[tuple[str, str, int]]) -> None:
+        """Absorb one inbox message; a restock notice's units go to ``arrivals`` (added once all are read)."""
         sender = msg.get("from")
         self._actor(sender)
         if isinstance(sender, str) and sender not in {"market", self.actor} and sender not in self.senders:
@@ -318,7 +320,7 @@ class Known:
         thr = self._see("threads", tid)
         if thr is not None and sender:
             thr["counterparty"] = sender
-            event, price = msg.get("offer_event"), _int(msg.get("unit_price"))
+            event, price = msg.get("offer_event"), plain_int(msg.get("unit_price"))
             if event in {"offer", "counter"}:
                 thr.update(turn="mine", **({"theirs": price} if price is not None else {}))
             elif event == "accepted":
@@ -333,14 +335,11 @@ class Known:
             if rec is not None:
                 rec.update({k: v for k, v in notice.items() if k in NOTICE_FIELDS})
                 lst = self._see("listings", notice.get("listing_id"))
-                stock, units = _int(notice.get("stock")), _int(notice.get("quantity"))
+                stock, units = plain_int(notice.get("stock")), plain_int(notice.get("quantity"))
                 if lst is not None and stock is not None:
                     lst["stock"] = stock
                 elif lst is not None and units is not None and notice.get("type") == "restock":
-                    arrivals_ = [] if arrivals is None else arrivals
-                    arrivals_.append((msg["event_id"], notice["listing_id"], units))
-                    if arrivals is None:
-                        self._arrived(arrivals_)
+                    arrivals.append((msg["event_id"], notice["listing_id"], units))
         self._walk({k: v for k, v in msg.items() if k not in {"from", "to"}})
         self._text(str(msg.get("text", "")))
 
@@ -395,11 +394,11 @@ class Known:
         if "listing" in d and isinstance(d["listing"], str) and "thread_id" in d:
             self._see("listings", d["listing"])
         if (lst := recs.get("listings")) is not None:
-            if _int(d.get("price")) is not None:
+            if plain_int(d.get("price")) is not None:
                 lst["price"] = d["price"]
-            if "in_stock" in d and _int(d.get("quantity")) is not None:
+            if "in_stock" in d and plain_int(d.get("quantity")) is not None:
                 lst["stock"] = d["quantity"]
-            elif _int(d.get("stock")) is not None:
+            elif plain_int(d.get("stock")) is not None:
                 lst["stock"] = d["stock"]
             if "sponsored_by" in d:
                 lst["sponsored"] = bool(d["sponsored_by"])
@@ -417,11 +416,11 @@ class Known:
                 thr["listing"] = d["listing_id"]
             if isinstance(d.get("status"), str) and d["status"] != "open":
                 thr["turn"] = "agreed" if d["status"] == "agreed" else "closed"
-            if _int(d.get("unit_price")) is not None and "theirs" not in thr:
+            if plain_int(d.get("unit_price")) is not None and "theirs" not in thr:
                 thr["theirs"] = d["unit_price"]
         if (order := recs.get("orders")) is not None:
             for k in ("total", "refunded"):
-                if _int(d.get(k)) is not None:
+                if plain_int(d.get(k)) is not None:
                     order[k] = d[k]
             if isinstance(d.get("lines"), list):
                 order["lines"] = [dict(x) for x in d["lines"] if isinstance(x, dict) and "listing_id" in x]
@@ -431,17 +430,17 @@ class Known:
                 if isinstance(d.get(k), str):
                     order[k.split("_")[0]] = d[k]
         if (pay := recs.get("payments")) is not None:
-            amount = _int(d.get("amount")) if "amount" in d else _int(d.get("authorized"))
+            amount = plain_int(d.get("amount")) if "amount" in d else plain_int(d.get("authorized"))
             if amount is not None:
                 pay["amount"] = amount
-            if _int(d.get("refunded")) is not None:
+            if plain_int(d.get("refunded")) is not None:
                 pay["refunded"] = d["refunded"]
         if (ret := recs.get("returns")) is not None:
-            if _int(d.get("amount")) is not None:
+            if plain_int(d.get("amount")) is not None:
                 ret["amount"] = d["amount"]
             if isinstance(d.get("lines"), list):
                 ret["lines"] = [dict(x) for x in d["lines"] if isinstance(x, dict) and "listing_id" in x]
-        if (quote := recs.get("quotes")) is not None and _int(d.get("total")) is not None:
+        if (quote := recs.get("quotes")) is not None and plain_int(d.get("total")) is not None:
             quote["total"] = d["total"]
         if (req := recs.get("quote_requests")) is not None and isinstance(d.get("lines"), list):
             req["lines"] = [dict(x) for x in d["lines"] if isinstance(x, dict) and "listing_id" in x]
