@@ -35,7 +35,7 @@ import statistics
 import time
 from typing import Any
 
-from env_loop import reference_episode  # this folder's loop (on the path)
+from env_loop import play, reference_episode  # this folder's loop (on the path)
 from pettingzoo import AECEnv
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
@@ -221,15 +221,12 @@ def noop_episode(env: Any, steps: int) -> int:
     env.reset(seed=0, options={"steps": steps})
     policy = IdlePolicy()
     policy.reset(0)
-    done = 0
-    for _agent in env.agent_iter():
-        observation, reward, termination, truncation, info = env.last()
-        if termination or truncation:
-            env.step(None)
-            continue
-        env.step(policy.act(json.loads(observation["json"])))
-        done += 1
-    return done
+    return play(env, policy, _json_field)
+
+
+def _json_field(observation: dict[str, Any]) -> Any:
+    """The no-op side's decoder: ``json.loads`` of the observation's ``json`` field."""
+    return json.loads(observation["json"])
 
 
 def timed(fn: Any, *args: Any) -> tuple[int, float, float]:

@@ -10,12 +10,9 @@ from collections.abc import Callable
 from typing import Any
 
 
-def reference_episode(env: Any, task_id: str, make_policy: Callable[[Any], Any],
-                      decode: Callable[[Any], Any]) -> int:
-    """Reset ``env`` to ``task_id`` (seed 0), play the task's reference, decoding every observation: its steps."""
-    env.reset(seed=0, options={"task_id": task_id})
-    policy = make_policy(env.unwrapped.task.reference)
-    policy.reset(0)
+def play(env: Any, policy: Any, decode: Callable[[Any], Any]) -> int:
+    """The ``agent_iter`` loop over a reset ``env``: ``last``, ``decode``, ``policy.act``, ``step``; its steps.
+    Both sides of a ratio run this same loop (bench_env's no-op pair too)."""
     steps = 0
     for _agent in env.agent_iter():
         observation, reward, termination, truncation, info = env.last()
@@ -25,3 +22,12 @@ def reference_episode(env: Any, task_id: str, make_policy: Callable[[Any], Any],
         env.step(policy.act(decode(observation)))
         steps += 1
     return steps
+
+
+def reference_episode(env: Any, task_id: str, make_policy: Callable[[Any], Any],
+                      decode: Callable[[Any], Any]) -> int:
+    """Reset ``env`` to ``task_id`` (seed 0), play the task's reference, decoding every observation: its steps."""
+    env.reset(seed=0, options={"task_id": task_id})
+    policy = make_policy(env.unwrapped.task.reference)
+    policy.reset(0)
+    return play(env, policy, decode)
