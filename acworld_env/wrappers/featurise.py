@@ -145,7 +145,7 @@ class Featuriser:
         self.text.setdefault(lid, set()).update(tokens)
         facts = self.facts.setdefault(lid, {})
         for key in ("price", "rating", "in_stock", "quantity", "sponsored_by", "options", "attributes", "category",
-                    "brand"):
+                    "brand", "claims"):
             if key in item:
                 facts[key] = item[key]
 

@@ -7,7 +7,10 @@ verdict, answers naming each seen listing, abstain, finish, ...). Each step the 
 from what the agent has seen; the mask marks the filled ones.
 
 Observation: ``Dict(observation=Box(0, 1, (F,), float32), action_mask=Box(0, 1, (N,), int8))``
-(plus ``text`` when ``text=True``), the PettingZoo / RLlib masking convention. ``F`` is
+(plus ``text`` when ``text=True``, and ``slot_features=Box(0, 1, (N, S), float32)`` when
+``slot_features=True``: one row of :data:`~acworld_env.wrappers.slot_features.SLOT_FEATURES` facts per
+slot, zeros where the slot is unfilled, see :mod:`acworld_env.wrappers.slot_features`), the PettingZoo /
+RLlib masking convention. ``F`` is
 :data:`N_FEATURES` plus what the ``featuriser`` appends (:mod:`acworld_env.wrappers.featurise`:
 ``None``, the default, appends nothing; ``"bow"`` appends hashed words of the request and the latest
 result and, per seen listing slot, how well that listing matches the request). Action:
@@ -34,6 +37,7 @@ from ..envs.spaces import observation_space as _inner_space
 from ..vcp import TOOLS
 from ..vcp.union import IDLE_ACTION
 from .featurise import Featuriser, check_featuriser, extra_features
+from .slot_features import N_SLOT_FEATURES, SlotFeaturiser
 
 KINDS = tuple(sorted(TOOLS))
 _TURNS = ("mine", "theirs", "agreed", "closed")
@@ -96,12 +100,15 @@ def n_features(featuriser: str | None = None) -> int:
     return N_FEATURES + extra_features(featuriser)
 
 
-def menu_observation_space(text: bool = False, featuriser: str | None = None) -> spaces.Dict:
+def menu_observation_space(text: bool = False, featuriser: str | None = None,
+                           slot_features: bool = False) -> spaces.Dict:
     """The observation space of the menu wrappers."""
     fields: dict[str, spaces.Space] = {
         "observation": spaces.Box(0.0, 1.0, (n_features(featuriser),), np.float32),
         "action_mask": spaces.Box(0, 1, (N_ACTIONS,), np.int8),
     }
+    if slot_features:
+        fields["slot_features"] = spaces.Box(0.0, 1.0, (N_ACTIONS, N_SLOT_FEATURES), np.float32)
     if text:
         fields["text"] = _inner_space()["text"]
     return spaces.Dict(fields)
@@ -110,11 +117,20 @@ def menu_observation_space(text: bool = False, featuriser: str | None = None) ->
 class _Menus:
     """Per-agent menus of one raw acworld env, cached per env version."""
 
-    def __init__(self, text: bool, featuriser: str | None = None) -> None:
+    def __init__(self, text: bool, featuriser: str | None = None, slot_features: bool = False) -> None:
         self.text = text
         self.featuriser = check_featuriser(featuriser)
+        self.slot_features = bool(slot_features)
         self.cache: dict[str, tuple[int, int, list[dict[str, Any] | None]]] = {}
         self.featurisers: dict[str, tuple[int, Featuriser]] = {}
+        self.slotters: dict[str, tuple[int, SlotFeaturiser]] = {}
+
+    def slot_rows(self, raw_env: Any, agent: str, raw: dict[str, Any]) -> np.ndarray:
+        """The slot features of ``agent``'s menu now (its memory kept per agent and episode)."""
+        hit = self.slotters.get(agent)
+        if hit is None or hit[0] != raw_env.episode_count:
+            hit = self.slotters[agent] = (raw_env.episode_count, SlotFeaturiser())
+        return hit[1](raw, raw_env.known(agent), self.actions(raw_env, agent))
 
     def vector(self, raw_env: Any, agent: str, raw: dict[str, Any]) -> np.ndarray:
         """The base features, then the featuriser's (its memory kept per agent and episode)."""
@@ -140,6 +156,8 @@ class _Menus:
         actions = self.actions(raw_env, agent)
         obs = {"observation": self.vector(raw_env, agent, raw),
                "action_mask": np.array([a is not None for a in actions], dtype=np.int8)}
+        if self.slot_features:
+            obs["slot_features"] = self.slot_rows(raw_env, agent, raw)
         if self.text:
             obs["text"] = raw_env.observe(agent)["text"]
         return obs
@@ -152,10 +170,11 @@ class _Menus:
 class ActionMenu(BaseWrapper):
     """PettingZoo AEC wrapper: ``Discrete`` actions over the menu, masks in the observation."""
 
-    def __init__(self, env: Any, text: bool = False, featuriser: str | None = None) -> None:
+    def __init__(self, env: Any, text: bool = False, featuriser: str | None = None,
+                 slot_features: bool = False) -> None:
         super().__init__(env)
-        self._menus = _Menus(text, featuriser)
-        self._obs_space = menu_observation_space(text, featuriser)
+        self._menus = _Menus(text, featuriser, slot_features)
+        self._obs_space = menu_observation_space(text, featuriser, slot_features)
         self._act_spaces: dict[str, spaces.Discrete] = {}
 
     def observation_space(self, agent: str) -> spaces.Dict:
@@ -193,12 +212,15 @@ class GymActionMenu(gymnasium.Wrapper, gymnasium.utils.RecordConstructorArgs):
     from the latest observation until the env moves on (no second menu per step).
     """
 
-    def __init__(self, env: gymnasium.Env, text: bool = False, featuriser: str | None = None) -> None:
-        gymnasium.utils.RecordConstructorArgs.__init__(self, text=text, featuriser=featuriser)
+    def __init__(self, env: gymnasium.Env, text: bool = False, featuriser: str | None = None,
+                 slot_features: bool = False) -> None:
+        gymnasium.utils.RecordConstructorArgs.__init__(self, text=text, featuriser=featuriser,
+                                                       slot_features=slot_features)
         gymnasium.Wrapper.__init__(self, env)
-        self._menus = _Menus(text, featuriser)
+        self._menus = _Menus(text, featuriser, slot_features)
         self.featuriser = featuriser
-        self.observation_space = menu_observation_space(text, featuriser)
+        self.slot_features = bool(slot_features)
+        self.observation_space = menu_observation_space(text, featuriser, slot_features)
         self.action_space = spaces.Discrete(N_ACTIONS)
         self._mask_key: tuple[int, int] | None = None
         self._mask = np.zeros(N_ACTIONS, dtype=bool)

@@ -1,0 +1,117 @@
+"""A shopper's stated choice rules, read from the words the actor was given: points schemes and hard rules.
+
+T3 requests state how the shopper chooses ("I give each option points out of 100: 35 for delivery
+time on a sliding scale (fewest days best), 10 if it is eco-certified, ...") and, for hard-over-soft,
+absolute rules ("never spend more than $200", "it needs at least a 3-year warranty"). :func:`parse_rules`
+reads them; :func:`points` scores seen listings by them over the seen candidates, the way the request
+defines the sliding scales (the best seen gets the full points, the worst none). Everything here reads
+only text and listing claims the actor has seen.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+_SCHEME = re.compile(r"points out of 100:(.*?)(?:\.\s|\.$|$)", re.I | re.S)
+_SLIDING = {
+    "price": (re.compile(r"(\d+) for price\b", re.I), "price", -1),
+    "delivery": (re.compile(r"(\d+) for delivery time\b", re.I), "delivery_days", -1),
+    "warranty": (re.compile(r"(\d+) for warranty length\b", re.I), "warranty_years", 1),
+    "returns": (re.compile(r"(\d+) for the returns window\b", re.I), "returns_days", 1),
+}
+_COLOR_PREF = re.compile(r"(\d+) if it comes in ([a-z]+)", re.I)
+_ECO_PREF = re.compile(r"(\d+) if it is eco-certified", re.I)
+_BUDGET = re.compile(r"never spend more than \$(\d+(?:\.\d\d)?)", re.I)
+_MUST_ECO = re.compile(r"it must be eco-certified", re.I)
+_MUST_COLOR = re.compile(r"it has to be ([a-z]+)", re.I)
+_MUST_DAYS = re.compile(r"it must arrive within (\d+) days?", re.I)
+_MUST_WARRANTY = re.compile(r"at least an? (\d+)-year warranty", re.I)
+
+
+@dataclass
+class Rules:
+    """The choice rules one text states: sliding-scale weights, bonus points and hard rules."""
+
+    sliding: dict[str, tuple[str, int, int]] = field(default_factory=dict)
+    """Preference -> (claim, points, direction: -1 fewer is better, +1 more is better)."""
+    color: tuple[str, int] | None = None
+    eco: int | None = None
+    budget: int | None = None
+    """Cents."""
+    must: dict[str, Any] = field(default_factory=dict)
+    """``eco``, ``color``, ``delivery_days`` (at most), ``warranty_years`` (at least)."""
+
+    @property
+    def stated(self) -> bool:
+        """Whether the text stated any rule."""
+        return bool(self.sliding or self.color or self.eco or self.budget is not None or self.must)
+
+
+def parse_rules(text: str) -> Rules:
+    """The rules of ``text`` (the last points scheme it states wins: a later message updates an earlier one)."""
+    out = Rules()
+    schemes = _SCHEME.findall(text)
+    scheme = schemes[-1] if schemes else ""
+    for name, (pattern, claim, direction) in _SLIDING.items():
+        m = pattern.search(scheme)
+        if m:
+            out.sliding[name] = (claim, int(m.group(1)), direction)
+    m = _COLOR_PREF.search(scheme)
+    out.color = (m.group(2).lower(), int(m.group(1))) if m else None
+    m = _ECO_PREF.search(scheme)
+    out.eco = int(m.group(1)) if m else None
+    budgets = _BUDGET.findall(text)
+    out.budget = int(round(float(budgets[-1]) * 100)) if budgets else None
+    if _MUST_ECO.search(text):
+        out.must["eco"] = True
+    for pattern, key, cast in ((_MUST_COLOR, "color", str.lower), (_MUST_DAYS, "delivery_days", int),
+                               (_MUST_WARRANTY, "warranty_years", int)):
+        found = pattern.findall(text)
+        if found:
+            out.must[key] = cast(found[-1])
+    return out
+
+
+def _number(value: Any) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def breaks(rules: Rules, claims: dict[str, Any], price: float | None) -> bool:
+    """Whether a listing with these seen ``claims`` and ``price`` breaks a hard rule (unknown is not broken)."""
+    if rules.budget is not None and price is not None and price > rules.budget:
+        return True
+    must = rules.must
+    if must.get("eco") and claims.get("eco_certified") is False:
+        return True
+    if "color" in must and isinstance(claims.get("color"), str) and claims["color"].lower() != must["color"]:
+        return True
+    days, years = _number(claims.get("delivery_days")), _number(claims.get("warranty_years"))
+    if "delivery_days" in must and days is not None and days > must["delivery_days"]:
+        return True
+    return "warranty_years" in must and years is not None and years < must["warranty_years"]
+
+
+def points(rules: Rules, seen: dict[str, tuple[dict[str, Any], float | None]]) -> dict[str, float]:
+    """Each seen listing's points (0-100) by ``rules``, sliding scales spanning the seen listings
+    that keep the hard rules. ``seen``: listing -> (claims, price)."""
+    pool = {lid: v for lid, v in seen.items() if not breaks(rules, *v)} or seen
+    out: dict[str, float] = {}
+    for lid, (claims, price) in seen.items():
+        total = 0.0
+        for claim, weight, direction in rules.sliding.values():
+            values = [(_number(p) if claim == "price" else _number(c.get(claim))) for c, p in pool.values()]
+            values = [v for v in values if v is not None]
+            mine = _number(price) if claim == "price" else _number(claims.get(claim))
+            if mine is None or not values:
+                continue
+            low, high = min(values), max(values)
+            share = 1.0 if high == low else (mine - low) / (high - low)
+            total += weight * (share if direction > 0 else 1.0 - share)
+        if rules.color and isinstance(claims.get("color"), str) and claims["color"].lower() == rules.color[0]:
+            total += rules.color[1]
+        if rules.eco and claims.get("eco_certified") is True:
+            total += rules.eco
+        out[lid] = max(0.0, min(100.0, total))
+    return out
