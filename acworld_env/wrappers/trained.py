@@ -17,6 +17,10 @@ extractor orders a ``Dict`` space), masked logits, the greedy slot.
 The policy keeps its own :class:`~acworld_env.envs.known.Known` from the observations it is given
 and the actions it takes, exactly as the env's menu does, so it plays the same through the env,
 the evaluation runner or a remote server.
+
+A sidecar with ``"architecture": "slot-scorer/1"`` names a slot-scoring network instead
+(:mod:`acworld_env.wrappers.slot_scorer`, ``.npz`` weights only): it also reads the menu's slot
+features, and its sidecar's ``slots`` digest must match this version's slot features and templates.
 """
 
 from __future__ import annotations
@@ -105,6 +109,17 @@ def _read_sidecar(path: Path) -> dict[str, Any]:
     arch = meta.get("net_arch")
     if not isinstance(arch, list) or not all(isinstance(n, int) and 0 < n <= 4096 for n in arch):
         raise PolicyFileError(f"{side}: net_arch must be a list of layer sizes")
+    if meta.get("architecture", "mlp") not in ("mlp", "slot-scorer/1"):
+        raise PolicyFileError(f"{side}: architecture {meta.get('architecture')!r} is not known to this version "
+                              "(known: 'mlp', 'slot-scorer/1')")
+    if meta.get("architecture") == "slot-scorer/1":
+        from ..wrappers.slot_scorer import slot_signature
+
+        if meta.get("slots") != slot_signature():
+            raise PolicyFileError(f"{path}: trained for other slot features ({meta.get('slots')}, this version's "
+                                  f"are {slot_signature()}); retrain it on this version")
+        if len(arch) != 1 or path.suffix != ".npz":
+            raise PolicyFileError(f"{side}: a slot scorer has one hidden size in net_arch and .npz weights")
     return meta
 
 
@@ -165,7 +180,9 @@ class TrainedMenuPolicy:
         raw = load(self.path, data)
         self.hints: str = self.meta["hints"]
         """The hints mode the policy was trained with (the evaluation runner plays it with the same)."""
-        self.layers = self._layers(raw)
+        self.scorer = self.meta.get("architecture") == "slot-scorer/1"
+        self.layers = [] if self.scorer else self._layers(raw)
+        self.weights = self._scorer_weights(raw) if self.scorer else {}
         self.activation = ACTIVATIONS[self.meta["activation"]]
         from ..wrappers.featurise import Featuriser
 
@@ -188,12 +205,28 @@ class TrainedMenuPolicy:
             layers.append((w.astype(np.float32), b.astype(np.float32)))
         return layers
 
+        self.slotter: Any = None
+
+    def _scorer_weights(self, raw: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        from ..wrappers.slot_scorer import scorer_shapes
+
+        out = {}
+        for name, shape in scorer_shapes(self.meta["n_features"], self.meta["net_arch"][0]).items():
+            w = raw.get(name)
+            if w is None or w.shape != shape:
+                raise PolicyFileError(f"{self.path}: {name} should be {shape}, found {None if w is None else w.shape}")
+            if not np.isfinite(w).all():
+                raise PolicyFileError(f"{self.path}: {name} holds non-finite weights")
+            out[name] = w.astype(np.float32)
+        return out
+
     def reset(self, seed: int | None = None) -> None:
         """Forget the episode (a fresh memory of what the agent has seen)."""
         from ..wrappers.featurise import Featuriser
 
         self.known = None
         self.featuriser = Featuriser(self.meta["featuriser"])  # a new one: copies of a policy play at once
+        self.slotter = None
 
     def vector(self, observation: dict[str, Any]) -> np.ndarray:
         """The policy's input features for ``observation`` (already fed to :attr:`known`)."""
@@ -226,10 +259,26 @@ class TrainedMenuPolicy:
         mask = np.array([a is not None for a in actions], dtype=np.int8)
         if not mask.any():
             return dict(IDLE_ACTION)
-        chosen = actions[int(np.argmax(self.logits(self.vector(observation), mask)))]
+        if self.scorer:
+            chosen = actions[self._scored(observation, actions, mask)]
+        else:
+            chosen = actions[int(np.argmax(self.logits(self.vector(observation), mask)))]
         assert chosen is not None
         self.known.feed(action=chosen)
         return chosen
+
+
+    def _scored(self, observation: dict[str, Any], actions: list[Any], mask: np.ndarray) -> int:
+        """The slot-scorer's greedy slot (ties: the lowest index)."""
+        from ..wrappers.slot_features import SlotFeaturiser
+        from ..wrappers.slot_scorer import scorer_logits
+
+        if self.slotter is None:
+            self.slotter = SlotFeaturiser()
+        x = self.vector(observation)
+        rows = self.slotter(observation, self.known, actions)
+        slots = np.flatnonzero(mask)
+        return int(slots[int(np.argmax(scorer_logits(self.weights, x, rows[slots], slots)))])
 
 
 def policy_from_path(spec: str) -> TrainedMenuPolicy:
