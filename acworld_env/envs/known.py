@@ -45,6 +45,7 @@ NOTICE_FIELDS = ("type", "order_id", "payment_id", "amount", "listing_id", "ship
                  "delivery_round", "eta_round", "unit_cost", "received", "damaged", "quantity", "stock", "price")
 """What the menu keeps of a market notice: the action it asks for and for what, and the figures it reports
 (a new delivery estimate, a supplier date, a unit cost, units received, a price or stock level)."""
+MAX_MESSAGES = 64
 KNOWN_KINDS = ("listings", "threads", "orders", "payments", "shipments", "events", "returns", "disputes",
           "quotes", "quote_requests", "reviews", "questions")
 """Kinds of record an agent can come to know, in the order menus use them."""
@@ -119,6 +120,9 @@ class Known:
     """The validation id of the result last absorbed (a read's stock, an own action's effects apply once)."""
     arrived: set[str] = field(default_factory=set, repr=False)
     """Delivery notices (event ids) whose units were added to the stock seen."""
+    messages: list[dict[str, Any]] = field(default_factory=list)
+    """The texts of inbox messages and notices, first seen first (at most :data:`MAX_MESSAGES`): ``from``,
+    ``kind``, ``text``, and for a market event whether it is ``signed`` and its ``sender``."""
     pending: dict[str, Any] = field(default_factory=dict)
     done: set[tuple[str, str]] = field(default_factory=set)
     records: dict[str, dict[str, dict[str, Any]]] = field(
@@ -342,6 +346,18 @@ class Known:
                     arrivals.append((msg["event_id"], notice["listing_id"], units))
         self._walk({k: v for k, v in msg.items() if k not in {"from", "to"}})
         self._text(str(msg.get("text", "")))
+        self._keep_text(msg, notice if isinstance(notice, dict) else {})
+
+    def _keep_text(self, msg: dict[str, Any], notice: dict[str, Any]) -> None:
+        """Remember a message's text once (by its message or event id, else its text)."""
+        text = msg.get("text")
+        if not isinstance(text, str) or len(self.messages) >= MAX_MESSAGES:
+            return
+        key = msg.get("message_id") or msg.get("event_id") or text
+        if any(m["key"] == key for m in self.messages):
+            return
+        self.messages.append({"key": key, "from": msg.get("from"), "kind": msg.get("kind"), "text": text[:2000],
+                              "signed": notice.get("signed") is True, "sender": notice.get("sender")})
 
     def _walk(self, node: Any, depth: int = 0) -> None:
         if depth > 8:

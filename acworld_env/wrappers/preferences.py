@@ -22,6 +22,10 @@ _SLIDING = {
     "returns": (re.compile(r"(\d+) for the returns window\b", re.I), "returns_days", 1),
 }
 _COLOR_PREF = re.compile(r"(\d+) if it comes in ([a-z]+)", re.I)
+_MY_COLOUR = re.compile(r"(?:I'd like it|I'd now rather have it|let's get it|get it) in ([a-z]+)", re.I)
+_NEW_LIMIT = re.compile(r"spending limit is now \$(\d+(?:\.\d\d)?)", re.I)
+_LONGEST = re.compile(r"the one with the longest warranty", re.I)
+_PARTNER = re.compile(r"\(the ((?:buyer|merchant)_\d+) account\) chooses the colou?r", re.I)
 _ECO_PREF = re.compile(r"(\d+) if it is eco-certified", re.I)
 _BUDGET = re.compile(r"never spend more than \$(\d+(?:\.\d\d)?)", re.I)
 _MUST_ECO = re.compile(r"it must be eco-certified", re.I)
@@ -49,8 +53,16 @@ class Rules:
         return bool(self.sliding or self.color or self.eco or self.budget is not None or self.must)
 
 
-def parse_rules(text: str) -> Rules:
-    """The rules of ``text`` (the last points scheme it states wins: a later message updates an earlier one)."""
+def partner(request: str) -> str | None:
+    """The account the request lets choose the colour ("my partner Alex (the buyer_1 account) chooses the colour")."""
+    m = _PARTNER.search(request)
+    return m.group(1) if m else None
+
+
+def parse_rules(text: str, updates: list[str] | None = None) -> Rules:
+    """The rules of ``text`` then of the trusted ``updates`` in order (signed revisions, the named partner's
+    messages): the last points scheme, colour and spending limit stated win."""
+    text = " ".join([text, *(updates or [])])
     out = Rules()
     schemes = _SCHEME.findall(text)
     scheme = schemes[-1] if schemes else ""
@@ -59,11 +71,18 @@ def parse_rules(text: str) -> Rules:
         if m:
             out.sliding[name] = (claim, int(m.group(1)), direction)
     m = _COLOR_PREF.search(scheme)
-    out.color = (m.group(2).lower(), int(m.group(1))) if m else None
+    colours = _MY_COLOUR.findall(text)
+    if m:
+        named = m.group(2).lower()
+        out.color = (colours[-1].lower() if named == "my" and colours else named, int(m.group(1)))
     m = _ECO_PREF.search(scheme)
     out.eco = int(m.group(1)) if m else None
-    budgets = _BUDGET.findall(text)
+    budgets = _BUDGET.findall(text) + _NEW_LIMIT.findall(" ".join(updates or []))
     out.budget = int(round(float(budgets[-1]) * 100)) if budgets else None
+    if _LONGEST.search(text):  # "the one with the longest warranty (the cheaper one if two tie)" in a colour
+        out.sliding = {"warranty": ("warranty_years", 99, 1), "price": ("price", 1, -1)}
+        if colours:
+            out.must["color"] = colours[-1].lower()
     if _MUST_ECO.search(text):
         out.must["eco"] = True
     for pattern, key, cast in ((_MUST_COLOR, "color", str.lower), (_MUST_DAYS, "delivery_days", int),
@@ -74,7 +93,8 @@ def parse_rules(text: str) -> Rules:
     return out
 
 
-def _number(value: Any) -> float | None:
+def number(value: Any) -> float | None:
+    """``value`` as a float when it is a number (not a boolean), else None."""
     return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
 
 
@@ -87,7 +107,7 @@ def breaks(rules: Rules, claims: dict[str, Any], price: float | None) -> bool:
         return True
     if "color" in must and isinstance(claims.get("color"), str) and claims["color"].lower() != must["color"]:
         return True
-    days, years = _number(claims.get("delivery_days")), _number(claims.get("warranty_years"))
+    days, years = number(claims.get("delivery_days")), number(claims.get("warranty_years"))
     if "delivery_days" in must and days is not None and days > must["delivery_days"]:
         return True
     return "warranty_years" in must and years is not None and years < must["warranty_years"]
@@ -101,9 +121,9 @@ def points(rules: Rules, seen: dict[str, tuple[dict[str, Any], float | None]]) -
     for lid, (claims, price) in seen.items():
         total = 0.0
         for claim, weight, direction in rules.sliding.values():
-            values = [(_number(p) if claim == "price" else _number(c.get(claim))) for c, p in pool.values()]
+            values = [(number(p) if claim == "price" else number(c.get(claim))) for c, p in pool.values()]
             values = [v for v in values if v is not None]
-            mine = _number(price) if claim == "price" else _number(claims.get(claim))
+            mine = number(price) if claim == "price" else number(claims.get(claim))
             if mine is None or not values:
                 continue
             low, high = min(values), max(values)

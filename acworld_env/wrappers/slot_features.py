@@ -21,7 +21,12 @@ What the columns say (money in cents, log-scaled; ratios clipped to [0, 2] and h
   the points it earns by the request's points scheme over the seen listings, whether it is the
   best-pointed seen listing that keeps the hard rules, whether it breaks a hard rule (budget,
   colour, eco-certification, delivery days, warranty years: :mod:`acworld_env.wrappers.preferences`);
-  its read reviews (any read, mean verified rating, share unverified or flagged);
+  its details read, in the last search's hits; its read reviews (any read, mean verified rating, share
+  unverified or flagged; the honest ones, verified with no admitted incentive and, where the request
+  calls copies fake, no text copied across writers: mean, count, best among the listings read);
+* the seller it names or sells the listing: its reputation read, rating, disputes, within the seller
+  rules the request states ("under 3.9 stars", "more than 7 disputes"), sells the best listing;
+* the review it names: unverified, admits an incentive, text copied by another writer, its rating;
 * its figures: a price is set, the unit price, the quantity, the total (a cart's or a line's cost
   after the published tiers, bundle prices and checkout fees, a quote's or a payment's amount),
   total against the limit, within the limit, unit price against the listing's list price;
@@ -48,14 +53,18 @@ from ..envs.known import Known, plain_int
 from ..scoring.multi_item_pricing import cart_cost, cart_problems, price_quote
 from ..vcp import TOOLS
 from .featurise import LISTING_FEATURES, Featuriser, words
-from .preferences import Rules, breaks, parse_rules, points
+from .preferences import Rules, breaks, number, parse_rules, partner, points
 
 KINDS = tuple(sorted(TOOLS))
 SLOT_FEATURES: tuple[str, ...] = (
     "filled", "terminal", "readonly", "one_shot", "kind_code",
     "names_listing", "word_match", "best_match", "listing_within_limit", "listing_price_vs_limit",
     "cheapest_seen", "in_stock", "rating_met", "hints_met", "sponsored", "fits",
+    "details_read", "in_hits",
     "scheme_points", "scheme_best", "breaks_hard_rule", "reviews_read", "verified_rating", "doubtful_reviews",
+    "honest_rating", "honest_count", "honest_best",
+    "seller_checked", "seller_rating", "seller_disputes", "seller_ok", "sells_best",
+    "names_review", "review_unverified", "review_incentive", "review_duplicate", "review_rating",
     "has_price", "unit_price", "quantity", "total", "total_vs_limit", "within_limit", "price_vs_list",
     "cart_problems", "cart_ok", "cheapest_ok_cart", "amount_is_order_total", "cheapest_of_kind",
     "their_price_within_limit",
@@ -76,9 +85,15 @@ _BUYER_UNIT = ("max_unit_price", "limit_per_unit")
 _MERCHANT_FLOOR = ("floor_price", "min_unit_price")
 _TOOL_FLAGS = {k: (float(t.terminal), float(t.readonly), float(getattr(t, "one_shot", False))) for k, t in TOOLS.items()}
 _LISTING_COLUMNS = ("word_match", "best_match", "listing_within_limit", "listing_price_vs_limit", "cheapest_seen",
-                    "in_stock", "rating_met", "hints_met", "sponsored", "fits")
+                    "in_stock", "rating_met", "hints_met", "sponsored", "in_hits", "details_read", "fits")
+_INCENTIVE = re.compile(r"\b(paid|refund(?:ed)?|reward(?:ed)?|free|gift(?:ed)?|discount(?:ed)?|compensat\w*|"
+                        r"in exchange|for (?:my|this|the) review|sponsored|comped)\b", re.I)
+_COPIED_RULE = re.compile(r"word for word|same text|copied", re.I)
+_SELLER_STARS = re.compile(r"(?:under|below|less than) (\d(?:\.\d+)?) stars", re.I)
+_SELLER_DISPUTES = re.compile(r"more than (\d+) disputes?", re.I)
 _ROW_OF = {"word_match": 1, "best_match": 2, "listing_within_limit": 3, "listing_price_vs_limit": 4,
-           "cheapest_seen": 5, "in_stock": 6, "rating_met": 8, "hints_met": 9, "sponsored": 10, "fits": 13}
+           "cheapest_seen": 5, "in_stock": 6, "rating_met": 8, "hints_met": 9, "sponsored": 10, "in_hits": 11,
+           "details_read": 12, "fits": 13}
 """Column of :meth:`Featuriser._row` each listing column copies."""
 assert LISTING_FEATURES == 14
 
@@ -152,7 +167,16 @@ class SlotFeaturiser:
         """Forget the episode."""
         self.bow = Featuriser("bow")
         self.reviews: dict[str, list[dict[str, Any]]] = {}
+        self.review_of: dict[str, dict[str, Any]] = {}
+        self.writers: dict[str, set[str]] = {}
+        self.reputation: dict[str, dict[str, Any]] = {}
+        self._honest: dict[str, list[float]] = {}
+        self._honest_best: set[str] = set()
+        self._best_sellers: set[Any] = set()
+        self._copies_fake = False
+        self._seller_rule: tuple[float | None, int | None] = (None, None)
         self.texts: list[str] = []
+        """Trusted updates seen, in order: signed revisions from the account owner, the named partner's messages."""
         self.outcomes: dict[str, list[int]] = {}
         self.kind_rejects: Counter[str] = Counter()
         self.first_seen: dict[tuple[int, str], int] = {}
@@ -163,10 +187,6 @@ class SlotFeaturiser:
     def absorb(self, raw: dict[str, Any], known: Known) -> None:
         """Remember what one observation shows (idempotent: the same observation twice changes nothing)."""
         self.bow.absorb(raw)
-        for msg in raw.get("inbox") or []:
-            text = msg.get("text") or msg.get("body") if isinstance(msg, dict) else None
-            if isinstance(text, str) and text not in self.texts and len(self.texts) < 64:
-                self.texts.append(text)
         last = raw.get("last_result")
         if not isinstance(last, dict):
             return
@@ -179,6 +199,13 @@ class SlotFeaturiser:
             lid, reviews = result.get("listing_id"), result.get("reviews")
             if isinstance(lid, str) and isinstance(reviews, list):
                 self.reviews[lid] = [r for r in reviews[:50] if isinstance(r, dict)]
+                for r in self.reviews[lid]:
+                    if isinstance(r.get("review_id"), str):
+                        self.review_of[r["review_id"]] = r
+                        self.writers.setdefault(str(r.get("text")), set()).add(str(r.get("by")))
+        if last.get("accepted") and last.get("kind") == "get_merchant_reputation" and isinstance(result, dict) \
+                and isinstance(result.get("merchant_id"), str):
+            self.reputation[result["merchant_id"]] = result
         pending = known.pending
         if pending and pending.get("kind") == last.get("kind"):
             sig = signature(pending)
@@ -196,8 +223,22 @@ class SlotFeaturiser:
         out = np.zeros((len(actions), N_SLOT_FEATURES), dtype=np.float32)
         request = str(raw.get("request") or "")
         table = self.bow._listing_table(known, request, words(request), raw)
-        rules = parse_rules(" ".join([request, *self.texts]))
+        ally = partner(request)
+        self.texts = [m["text"] for m in known.messages
+                      if (m["kind"] == "event" and m["signed"] and m["sender"] == "account_owner")
+                      or (ally is not None and m["from"] == ally)]
+        rules = parse_rules(request, self.texts)
         scheme = self._scheme(rules, known)
+        self._copies_fake = bool(_COPIED_RULE.search(request))
+        self._honest = {lid: self._honest_reviews(reviews) for lid, reviews in self.reviews.items()}
+        means = {lid: sum(h) / len(h) for lid, h in self._honest.items() if h}
+        top = max(means.values(), default=None)
+        self._honest_best = {lid for lid, m in means.items() if top is not None and m >= top - 1e-9}
+        text = " ".join([request, *self.texts])
+        stars, disputes = _SELLER_STARS.search(text), _SELLER_DISPUTES.search(text)
+        self._seller_rule = (float(stars.group(1)) if stars else None, int(disputes.group(1)) if disputes else None)
+        self._best_sellers = {known["listings"][lid].get("merchant") for lid in self._honest_best | scheme[1]
+                              if lid in known["listings"]}
         clock = plain_int(raw.get("round")) if plain_int(raw.get("round")) is not None else plain_int(raw.get("step"))
         clock = clock or 0
         span = max(1, plain_int(raw.get("max_steps")) or 1)
@@ -220,6 +261,13 @@ class SlotFeaturiser:
             lid = _listing_of(action, known)
             if lid is not None:
                 self._listing(row, lid, table, scheme, rules, known)
+            seller = action.get("merchant_id") if isinstance(action.get("merchant_id"), str) else \
+                known["listings"].get(lid, {}).get("merchant") if lid else None
+            if isinstance(seller, str):
+                self._seller(row, seller)
+            rid = action.get("review_id")
+            if isinstance(rid, str) and rid in self.review_of:
+                self._review(row, self.review_of[rid])
             total = self._figures(row, action, known, lid, unit_limit, total_limit, buyer)
             if SLOTS[pos].kind == "request_quote" and (m := _CART.match(SLOTS[pos].label)):
                 cost = self._cart(row, known, int(m.group(1)), m.group(2), total_limit)
@@ -281,6 +329,44 @@ class SlotFeaturiser:
                         and isinstance(r.get("rating"), int | float)]
             row[_COL["verified_rating"]] = (sum(verified) / len(verified) / 5.0) if verified else 0.0
             row[_COL["doubtful_reviews"]] = 1.0 - len(verified) / len(reviews)
+            honest = self._honest.get(lid, [])
+            row[_COL["honest_rating"]] = sum(honest) / len(honest) / 5.0 if honest else 0.0
+            row[_COL["honest_count"]] = min(1.0, len(honest) / 5.0)
+            row[_COL["honest_best"]] = float(lid in self._honest_best)
+
+    def _incentive(self, review: dict[str, Any]) -> bool:
+        return bool(_INCENTIVE.search(str(review.get("text") or "")))
+
+    def _duplicate(self, review: dict[str, Any]) -> bool:
+        return len(self.writers.get(str(review.get("text")), ())) > 1
+
+    def _honest_reviews(self, reviews: list[dict[str, Any]]) -> list[float]:
+        """Ratings of the reviews that count: verified purchases, no admitted incentive, and no text copied
+        across writers where the request calls copies fake."""
+        return [float(r["rating"]) for r in reviews if r.get("verified_purchase") and not self._incentive(r)
+                and not (self._copies_fake and self._duplicate(r)) and isinstance(r.get("rating"), int | float)]
+
+    def _review(self, row: np.ndarray, review: dict[str, Any]) -> None:
+        row[_COL["names_review"]] = 1.0
+        row[_COL["review_unverified"]] = float(not review.get("verified_purchase"))
+        row[_COL["review_incentive"]] = float(self._incentive(review))
+        row[_COL["review_duplicate"]] = float(self._duplicate(review))
+        rating = review.get("rating")
+        row[_COL["review_rating"]] = float(rating) / 5.0 if isinstance(rating, int | float) else 0.0
+
+    def _seller(self, row: np.ndarray, merchant: str) -> None:
+        row[_COL["sells_best"]] = float(merchant in self._best_sellers)
+        rep = self.reputation.get(merchant)
+        if rep is None:
+            return
+        rating, disputes = number(rep.get("average_rating")), number(rep.get("disputes"))
+        row[_COL["seller_checked"]] = 1.0
+        row[_COL["seller_rating"]] = (rating or 0.0) / 5.0
+        row[_COL["seller_disputes"]] = min(1.0, (disputes or 0.0) / 20.0)
+        min_stars, max_disputes = self._seller_rule
+        ok = (min_stars is None or (rating is not None and rating >= min_stars)) and \
+            (max_disputes is None or (disputes is not None and disputes <= max_disputes))
+        row[_COL["seller_ok"]] = float(ok)
 
     def _figures(self, row: np.ndarray, action: dict[str, Any], known: Known, lid: str | None,
                  unit_limit: int | None, total_limit: int | None, buyer: bool) -> float | None:
