@@ -77,19 +77,21 @@ if str(Path(__file__).resolve().parent) not in sys.path:  # the worker processes
     sys.path.insert(0, str(Path(__file__).resolve().parent))
 MODES = ("potential", "terminal", "success")
 HINTS = ("structured", "off")
-LEVELS = (0.3, 0.5)
+LEVELS = (0.5, 0.8)
 QUICK_FAMILY = "T10_timing"
 DEFAULT_TRAIN_SEEDS = list(range(2, 12))
 T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262}
 """Two-sided 95 % Student t quantiles by degrees of freedom (1.96 beyond)."""
-NEEDS = "torch, stable-baselines3, sb3-contrib and matplotlib (pip install 'acworld-env[rl]')"
+NEEDS = "torch and matplotlib (pip install 'acworld-env[rl]')"
 
 
 class StudyError(Exception):
     """A study that cannot run as asked (a clear one-line message, never a traceback)."""
 
 
-LEARNER = ROOT / "examples" / "menu_learner.py"
+LEARNER = ROOT / "examples" / "slot_learner.py"
+RESUME_ROOT = ROOT / ".study"
+"""Where resumable run folders go by default (ignored by git)."""
 
 
 def load_learner(path: str | Path = LEARNER) -> ModuleType:
@@ -107,8 +109,7 @@ def load_learner(path: str | Path = LEARNER) -> ModuleType:
 
 def missing_libraries() -> list[str]:
     """The training libraries that do not import here."""
-    return [m for m in ("torch", "stable_baselines3", "sb3_contrib", "matplotlib")
-            if importlib.util.find_spec(m) is None]
+    return [m for m in ("torch", "matplotlib") if importlib.util.find_spec(m) is None]
 
 
 @dataclass(frozen=True)
@@ -134,6 +135,18 @@ class RunSpec:
     def name(self) -> str:
         """The run's file stem: ``<hints>-<reward>-s<seed>``."""
         return f"{self.hints}-{self.reward}-s{self.seed}"
+
+    def key(self, learner_sha256: str) -> str:
+        """What the run's result depends on (its settings and the learner's bytes), as a short digest: a
+        resumed study reuses a recorded run only under the same key."""
+        fields = {k: v for k, v in dataclasses.asdict(self).items() if k not in ("scratch", "learner", "torch_threads")}
+        text = json.dumps([fields, learner_sha256], sort_keys=True, default=list)
+        return f"{self.name}-{hashlib.sha256(text.encode()).hexdigest()[:12]}"
+
+
+def level_key(level: float) -> str:
+    """``0.5`` -> ``steps_to_0_5`` (the record's field for the steps to reach ``level``)."""
+    return "steps_to_" + str(level).replace(".", "_")
 
 
 def _family_list(families: tuple[str, ...] | None) -> list[str] | None:
@@ -175,6 +188,14 @@ def run_one(spec: RunSpec) -> dict[str, Any]:
     frozen = learner.evaluate(model, split="frozen", **common) if spec.frozen else {}
     saved = Path(learner.save(model, Path(spec.scratch) / f"{spec.name}.zip", hints=spec.hints,
                               featuriser=spec.featuriser))
+    key = spec.key(hashlib.sha256(Path(spec.learner).read_bytes()).hexdigest())
+    weights, side = Path(spec.scratch) / "runs" / f"{key}{saved.suffix}", None
+    weights.parent.mkdir(parents=True, exist_ok=True)
+    os.replace(saved, weights)  # the resumable run folder keeps every run's policy for keep_best
+    if saved.with_name(saved.name + ".json").is_file():
+        side = weights.with_name(weights.name + ".json")
+        os.replace(saved.with_name(saved.name + ".json"), side)
+    saved = weights
     return {
         "reward": spec.reward, "seed": spec.seed, "hints": spec.hints, "policy": None, "saved": str(saved),
         "frozen_mean": round(float(frozen["all"]), 4) if frozen else None,
@@ -182,7 +203,7 @@ def run_one(spec: RunSpec) -> dict[str, Any]:
         "frozen": {k: round(float(v), 4) for k, v in frozen.items() if k != "all"},
         "heldout": {k: round(float(v), 4) for k, v in heldout.items() if k != "all"},
         "curve": curve, "curve_families": curve_families,
-        **{f"steps_to_{level}": steps_to_reach(curve, level) for level in LEVELS},
+        **{level_key(level): steps_to_reach(curve, level) for level in LEVELS},
         "train_s": round(train_s, 1), "wall_s": round(time.perf_counter() - started, 1),
     }
 
@@ -254,6 +275,7 @@ def summarise(runs: list[dict[str, Any]], *, modes: Sequence[str], hints: Sequen
     the mean curve; per hints: the differences between modes with bootstrap CIs."""
     by_mode: dict[str, dict[str, Any]] = {}
     differences: dict[str, dict[str, Any]] = {}
+    ratios: dict[str, dict[str, Any]] = {}
     for h in hints:
         by_mode[h] = {}
         for m in modes:
@@ -268,8 +290,8 @@ def summarise(runs: list[dict[str, Any]], *, modes: Sequence[str], hints: Sequen
                 entry[f"{split}_by_family"] = {f: round(float(np.mean([r[split].get(f, 0.0) for r in group])), 4)
                                                for f in fams}
             for level in LEVELS:
-                reached = [r[f"steps_to_{level}"] for r in group]
-                entry[f"steps_to_{level}"] = {
+                reached = [r[level_key(level)] for r in group]
+                entry[level_key(level)] = {
                     "runs": reached, "reached": sum(s is not None for s in reached),
                     "median_of_reached": (int(np.median([s for s in reached if s is not None]))
                                           if any(s is not None for s in reached) else None)}
@@ -287,7 +309,35 @@ def summarise(runs: list[dict[str, Any]], *, modes: Sequence[str], hints: Sequen
             differences[h][f"potential - {other}"] = {
                 split: bootstrap_difference([r[split] for r in base], [r[split] for r in rival], seed=bootstrap_seed)
                 for split in ("frozen", "heldout") if all(r[split] for r in base + rival)}
-    return {"by_mode": by_mode, "differences": differences}
+            for level in LEVELS:
+                budget = max(int(r["curve"][-1][0]) for r in base + rival)
+                ratios.setdefault(h, {})[f"{other} / potential, {level_key(level)}"] = bootstrap_ratio(
+                    [r[level_key(level)] for r in rival], [r[level_key(level)] for r in base], budget=budget,
+                    seed=bootstrap_seed)
+    return {"by_mode": by_mode, "differences": differences, "step_ratios": ratios}
+
+
+def bootstrap_ratio(a: list[int | None], b: list[int | None], *, budget: int, seed: int = 0,
+                    replicates: int = 10_000) -> dict[str, Any]:
+    """Mean steps of ``a`` over mean steps of ``b`` to reach a level, with a seeded bootstrap 95 % CI.
+
+    A run that never reached the level counts as ``budget`` steps (censored: the true figure is larger),
+    so the ratio is a lower bound when ``a`` has censored runs and an upper bound when ``b`` has. Each
+    replicate resamples the runs of each side with replacement. ``None`` when ``b`` never reached it.
+    """
+    xa = np.array([budget if s is None else s for s in a], dtype=float)
+    xb = np.array([budget if s is None else s for s in b], dtype=float)
+    out: dict[str, Any] = {"censored_num": sum(s is None for s in a), "censored_den": sum(s is None for s in b),
+                           "runs": [len(a), len(b)], "budget": budget}
+    if not len(xa) or not len(xb) or all(s is None for s in b) or xb.mean() <= 0:
+        return {**out, "ratio": None, "lo95": None, "hi95": None}
+    rng = np.random.default_rng(seed)
+    ra = xa[rng.integers(0, len(xa), size=(replicates, len(xa)))].mean(axis=1)
+    rb = xb[rng.integers(0, len(xb), size=(replicates, len(xb)))].mean(axis=1)
+    ok = rb > 0
+    lo, hi = np.quantile(ra[ok] / rb[ok], [0.025, 0.975])
+    return {**out, "ratio": round(float(xa.mean() / xb.mean()), 3), "lo95": round(float(lo), 3),
+            "hi95": round(float(hi), 3), "replicates": int(ok.sum())}
 
 
 def low_families(best: dict[str, Any], coverage: dict[str, Any] | None, *, heldout_seed: int = 1,
@@ -464,7 +514,7 @@ def slim_copy(src: Path, dst: Path) -> Path:
     return dst
 
 
-def keep_best(runs: list[dict[str, Any]], policies: Path | None) -> dict[str, dict[str, Any]]:
+def keep_best(runs: list[dict[str, Any]], policies: Path | None, stem: str = "reward_study") -> dict[str, dict[str, Any]]:
     """The best run per hints setting (highest held-out mean, then frozen, then lowest seed), kept in
     ``policies`` (a slim copy, :func:`slim_copy`; not kept when ``policies`` is None); that record's
     ``policy`` is set to the kept file (relative to the repo)."""
@@ -480,7 +530,7 @@ def keep_best(runs: list[dict[str, Any]], policies: Path | None) -> dict[str, di
             continue
         policies.mkdir(parents=True, exist_ok=True)
         src = Path(top["saved"])
-        dst = slim_copy(src, policies / f"reward_study-{src.name}")
+        dst = slim_copy(src, policies / f"{stem}-{h}-{top['reward']}-s{top['seed']}{src.suffix}")
         top["policy"] = str(dst.relative_to(ROOT)) if dst.is_relative_to(ROOT) else str(dst)
         best[h].update(policy=top["policy"], bytes=dst.stat().st_size, full_model_bytes=src.stat().st_size)
     return best
@@ -512,6 +562,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--tables", type=Path, default=None, metavar="JSON",
                     help="Print the README's markdown tables from a recorded study, redraw its figure, and exit.")
     ap.add_argument("--learner", type=Path, default=LEARNER, help="The learner script (its API: see the docstring).")
+    ap.add_argument("--resume", type=Path, default=None, metavar="DIR",
+                    help="The run folder: each finished run's record and policy are kept there, and a study started "
+                         "again with the same settings reuses them (default .study/<out name>).")
     args = ap.parse_args(argv)
     if args.quick:
         args.steps = args.steps or 2048
@@ -564,44 +617,60 @@ def _study(args: argparse.Namespace, argv: list[str] | None) -> dict[str, Any]:
     featuriser = _featuriser(args.featuriser)
     out = args.out or ROOT / "baselines" / ("reward_study_quick.json" if args.quick else "reward_study.json")
     policies = args.policies or (out.parent / "policies")
-    scratch = Path(tempfile.mkdtemp(prefix="reward-study-"))
+    folder = args.resume or (RESUME_ROOT / out.stem)
+    folder.mkdir(parents=True, exist_ok=True)
     every = max(1, args.steps // args.curve_points)
     specs = [RunSpec(reward=m, seed=s, hints=h, steps=args.steps, train_seeds=tuple(args.train_seeds),
                      heldout_seed=args.heldout_seed, families=families, featuriser=featuriser, curve_every=every,
-                     bc=not args.no_bc, scratch=str(scratch), frozen=not args.quick,
+                     bc=not args.no_bc, scratch=str(folder), frozen=not args.quick,
                      learner=str(args.learner))
              for m in args.modes for h in args.hints for s in args.seeds]
     # mode outermost: the first runs clone one actor per (hints, seed) concurrently, the later modes reuse them
     version = learner_version(args.learner)
     # every run loads this snapshot: the whole study runs one version of the learner even if its file changes
-    snapshot = scratch / "learner" / args.learner.name
-    snapshot.parent.mkdir()
+    snapshot = folder / "learner" / version["sha256"][:12] / args.learner.name
+    snapshot.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(args.learner, snapshot)
     specs = [dataclasses.replace(spec, learner=str(snapshot)) for spec in specs]
-    version["sha256"] = hashlib.sha256(snapshot.read_bytes()).hexdigest()  # the bytes the runs load
     learner = load_learner(snapshot)
-    partial = Path(scratch) / "runs_so_far.json"
-    print(f"runs so far go to {partial}", flush=True)
+    records = folder / "records"
+    records.mkdir(exist_ok=True)
     runs: list[dict[str, Any]] = []
-    with ProcessPoolExecutor(max_workers=min(args.workers, len(specs)), mp_context=get_context("spawn")) as pool:
-        if not args.no_bc:
-            warm = [pool.submit(warm_demonstrations, str(snapshot), h, featuriser, families,
-                                tuple(args.train_seeds)) for h in args.hints]
-            demo_steps = {h: w.result() for h, w in zip(args.hints, warm, strict=True)}
-            print(f"demonstrations ready: {demo_steps} steps", flush=True)
-            if hasattr(load_learner(snapshot), "warm_actor"):  # clone each (hints, seed) actor once, in parallel
-                clones = [pool.submit(warm_actor, str(snapshot), h, featuriser, families, s, tuple(args.train_seeds))
-                          for h in args.hints for s in args.seeds]
-                print(f"actors cloned: {[c.result() for c in clones]}", flush=True)
-        for record in pool.map(run_one, specs):
-            print(f"{record['hints']:>10} {record['reward']:>9} seed {record['seed']}: held-out "
-                  f"{record['curve'][0][1]:.3f} -> {record['heldout_mean']:.3f}, frozen {record['frozen_mean']}, "
-                  f"{record['wall_s']:.0f} s", flush=True)
+    todo: list[RunSpec] = []
+    for spec in specs:
+        done = records / f"{spec.key(version['sha256'])}.json"
+        record = _read_record(done)
+        if record is not None and Path(record.get("saved", "")).is_file():
             runs.append(record)
-            partial.write_text(json.dumps({"runs_so_far": runs}, indent=1) + "\n")  # survives an interruption
+        else:
+            todo.append(spec)
+    sittings = _sittings(folder)
+    print(f"run folder {folder}: {len(runs)} of {len(specs)} runs recorded, {len(todo)} to go", flush=True)
+    if todo:
+        with ProcessPoolExecutor(max_workers=min(args.workers, len(todo)), mp_context=get_context("spawn")) as pool:
+            if not args.no_bc:
+                todo_hints = sorted({sp.hints for sp in todo}, key=HINTS.index)
+                warm = [pool.submit(warm_demonstrations, str(snapshot), h, featuriser, families,
+                                    tuple(args.train_seeds)) for h in todo_hints]
+                print(f"demonstrations ready: {[w.result() for w in warm]} steps", flush=True)
+                if hasattr(learner, "warm_actor"):  # clone each (hints, seed) actor once, in parallel
+                    pairs = sorted({(sp.hints, sp.seed) for sp in todo})
+                    clones = [pool.submit(warm_actor, str(snapshot), h, featuriser, families, sd,
+                                          tuple(args.train_seeds)) for h, sd in pairs]
+                    print(f"actors cloned: {[c.result() for c in clones]}", flush=True)
+            for spec, record in zip(todo, pool.map(run_one, todo), strict=True):
+                print(f"{record['hints']:>10} {record['reward']:>9} seed {record['seed']}: held-out "
+                      f"{record['curve'][0][1]:.3f} -> {record['heldout_mean']:.3f}, frozen {record['frozen_mean']}, "
+                      f"{record['wall_s']:.0f} s", flush=True)
+                runs.append(record)
+                path = records / f"{spec.key(version['sha256'])}.json"
+                tmp = path.with_name(path.name + ".part")
+                tmp.write_text(json.dumps(record, indent=1) + "\n")
+                os.replace(tmp, path)  # a finished run survives an interruption of the study
+                _sittings(folder, sittings, time.perf_counter() - started)
     runs.sort(key=lambda r: (HINTS.index(r["hints"]), MODES.index(r["reward"]), r["seed"]))
     summary = summarise(runs, modes=args.modes, hints=args.hints)
-    best = keep_best(runs, None if args.no_keep else policies)
+    best = keep_best(runs, None if args.no_keep else policies, stem=out.stem)
     coverage_path = ROOT / "baselines" / "menu_coverage.json"
     coverage = json.loads(coverage_path.read_text()) if coverage_path.is_file() else None
     for h, entry in best.items():
@@ -616,7 +685,7 @@ def _study(args: argparse.Namespace, argv: list[str] | None) -> dict[str, Any]:
             entry["check"]["within_0.05"] = abs(entry["check"]["mean"] - entry["heldout_mean"]) <= 0.05
     for r in runs:
         r.pop("saved", None)
-    shutil.rmtree(scratch, ignore_errors=True)
+    walls = _sittings(folder, sittings, time.perf_counter() - started)
     command = "python examples/reward_study.py" + "".join(f" {a}" for a in (argv if argv is not None else sys.argv[1:]))
     record = {
         "study": "reward modes (potential, terminal, success) x hints (structured, off), issue 33",
@@ -638,7 +707,8 @@ def _study(args: argparse.Namespace, argv: list[str] | None) -> dict[str, Any]:
                       "the repository light); best = highest held-out mean",
         },
         "runs": runs, **summary, "best": best,
-        "wall_s": round(time.perf_counter() - started, 1),
+        "wall_s": round(sum(walls), 1), "sittings_wall_s": [round(w, 1) for w in walls],
+        "runs_wall_s": round(sum(r["wall_s"] for r in runs), 1), "run_folder": str(folder),
     }
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(record, indent=1) + "\n")
@@ -648,6 +718,37 @@ def _study(args: argparse.Namespace, argv: list[str] | None) -> dict[str, Any]:
     print(f"wrote {out.relative_to(ROOT) if out.is_relative_to(ROOT) else out} and {png.name}; "
           f"wall {record['wall_s']:.0f} s")
     return record
+
+
+def _read_record(path: Path) -> dict[str, Any] | None:
+    """A run's recorded result, or None when it is missing or unreadable (the run is then trained again)."""
+    try:
+        record = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+    return record if isinstance(record, dict) and "heldout_mean" in record else None
+
+
+def _sittings(folder: Path, index: int | None = None, wall: float | None = None) -> Any:
+    """The wall time of every sitting of a resumable study (``sittings.json`` in its folder).
+
+    Called with only ``folder``: opens a new sitting and returns its index. With ``index`` and ``wall``:
+    records that sitting's wall time so far and returns every sitting's."""
+    path = folder / "sittings.json"
+    try:
+        walls = [float(w) for w in json.loads(path.read_text())]
+    except (OSError, ValueError, TypeError):
+        walls = []
+    if index is None:
+        walls.append(0.0)
+        index_out: Any = len(walls) - 1
+    else:
+        walls[index] = float(wall or 0.0)
+        index_out = walls
+    tmp = path.with_name(path.name + ".part")
+    tmp.write_text(json.dumps(walls) + "\n")
+    os.replace(tmp, path)
+    return index_out
 
 
 def warm_demonstrations(learner_path: str, hints: str, featuriser: str | None, families: tuple[str, ...] | None,

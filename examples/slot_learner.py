@@ -37,7 +37,10 @@ from typing import Any
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+import acworld_env  # noqa: E402
+
+for _where in (Path(acworld_env.__file__).resolve().parents[1] / "examples", Path(__file__).resolve().parent):
+    sys.path.insert(0, str(_where))  # beside this file, else (a study's snapshot of it) the repository's examples
 import menu_learner as ml  # noqa: E402  (the shared task splits, caches and evaluation)
 
 HIDDEN = 128
@@ -101,9 +104,16 @@ def _demo_key(hints: str, families: Sequence[str] | None, seeds: Sequence[int]) 
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def demonstrations(*, hints: str, families: Sequence[str] | None = None,
+def _featuriser(featuriser: str | None) -> None:
+    if featuriser != FEATURISER:
+        raise SystemExit(f"the slot learner reads featuriser {FEATURISER!r}, not {featuriser!r}")
+
+
+def demonstrations(*, hints: str, featuriser: str | None = FEATURISER, families: Sequence[str] | None = None,
                    seeds: Sequence[int] = ml.DEFAULT_TRAIN_SEEDS, verbose: bool = False) -> SlotDemos:
     """The reference steps of generated tasks of ``seeds`` with their open slots (cached on disk)."""
+    _featuriser(featuriser)
+    ml._check(hints, FEATURISER)
     key = _demo_key(hints, families, seeds)
     path = ml.cache_dir() / f"slotdemos-{key}.npz"
     if path.is_file():
@@ -242,7 +252,7 @@ class Learner:
 
 
 def clone(learner: Learner, demos: SlotDemos, *, seed: int, reward: str, epochs: int = BC_EPOCHS) -> dict[str, Any]:
-    """Cross-entropy of the demonstrated slot, then the critic on the demonstrations' returns."""
+    """Cross-entropy of the demonstrated slot among the open ones, then the critic (:func:`fit_critic`)."""
     import torch
 
     rng = np.random.default_rng(seed)
@@ -271,17 +281,27 @@ def clone(learner: Learner, demos: SlotDemos, *, seed: int, reward: str, epochs:
             idx = np.arange(start, min(n, start + 512))
             r, t, v = _pad([rows[i] for i in idx], [slots[i] for i in idx])
             correct += int((learner.actor(obs[idx], r, t, v).argmax(1) == choice[idx]).sum())
-    targets = torch.from_numpy(demos.returns(reward))
+    fit_critic(learner, demos, seed=seed, reward=reward)
+    return {"pairs": n, "epochs": epochs, "train_accuracy": round(correct / max(1, n), 4)}
+
+
+def fit_critic(learner: Learner, demos: SlotDemos, *, seed: int, reward: str, epochs: int = 4) -> float:
+    """Fit the critic to the discounted returns the demonstrated steps earned under ``reward``; the last MSE."""
+    import torch
+
+    rng = np.random.default_rng(seed + 1)
+    obs, targets = torch.from_numpy(demos.obs), torch.from_numpy(demos.returns(reward))
     copt = torch.optim.Adam(learner.critic.parameters(), lr=1e-3)
-    for _ in range(4):
-        order = rng.permutation(n)
-        for start in range(0, n, 256):
+    loss = torch.zeros(())
+    for _ in range(epochs):
+        order = rng.permutation(len(demos))
+        for start in range(0, len(demos), 256):
             idx = order[start:start + 256]
             loss = ((learner.critic(obs[idx]).squeeze(-1) - targets[idx]) ** 2).mean()
             copt.zero_grad()
             loss.backward()
             copt.step()
-    return {"pairs": n, "epochs": epochs, "train_accuracy": round(correct / max(1, n), 4)}
+    return float(loss)
 
 
 def _act(learner: Learner, x: np.ndarray, rows: np.ndarray, slots: np.ndarray, rng: np.random.Generator,
@@ -382,14 +402,51 @@ def ppo(learner: Learner, env: Any, *, steps: int, seed: int, settings: dict[str
             next_call += callback_every
 
 
-def train(*, reward: str = "potential", seed: int = 0, hints: str = "structured", steps: int = 20_000,
-          families: Sequence[str] | None = None, train_seeds: Sequence[int] = ml.DEFAULT_TRAIN_SEEDS,
-          bc: bool = True, callback: Callable[[int, Learner], None] | None = None,
-          callback_every: int = 8192, settings: dict[str, Any] | None = None) -> Learner:
+def _clone_path(hints: str, families: Sequence[str] | None, seeds: Sequence[int], seed: int) -> Path:
+    own = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:12]
+    return ml.cache_dir() / f"slotclone-{_demo_key(hints, families, seeds)}-{own}-s{seed}.pt"
+
+
+def warm_actor(*, hints: str, featuriser: str | None = FEATURISER, seed: int, families: Sequence[str] | None = None,
+               train_seeds: Sequence[int] = ml.DEFAULT_TRAIN_SEEDS) -> dict[str, Any]:
+    """Clone the actor of ``seed`` into the disk cache (runs that differ only in reward mode share it);
+    the cloning report."""
+    return train(reward="potential", seed=seed, hints=hints, featuriser=featuriser, steps=0, families=families,
+                 train_seeds=train_seeds).bc_report or {}
+
+
+def _cloned(learner: Learner, *, hints: str, families: Sequence[str] | None, seeds: Sequence[int], seed: int,
+            reward: str) -> dict[str, Any]:
+    """Clone the actor (or load the clone cached for these demonstrations and seed), then fit the critic."""
+    import torch
+
+    demos = demonstrations(hints=hints, families=families, seeds=seeds)
+    if not len(demos):
+        return {"pairs": 0}
+    path = _clone_path(hints, families, seeds, seed)
+    if path.is_file():
+        saved = torch.load(path, map_location="cpu", weights_only=True)
+        learner.actor.load_state_dict(saved["actor"])
+        report = json.loads(saved["report"])
+        fit_critic(learner, demos, seed=seed, reward=reward)
+        return report
+    report = clone(learner, demos, seed=seed, reward=reward)
+    tmp = ml._scratch(path)
+    torch.save({"actor": learner.actor.state_dict(), "report": json.dumps(report)}, tmp)
+    os.replace(tmp, path)
+    return report
+
+
+def train(*, reward: str = "potential", seed: int = 0, hints: str = "structured", featuriser: str | None = FEATURISER,
+          steps: int = 20_000, families: Sequence[str] | None = None,
+          train_seeds: Sequence[int] = ml.DEFAULT_TRAIN_SEEDS, bc: bool = True,
+          callback: Callable[[int, Learner], None] | None = None, callback_every: int = 8192,
+          settings: dict[str, Any] | None = None) -> Learner:
     """Cloning (when ``bc``) then ``steps`` env steps of PPO under ``reward``; the trained learner.
 
     ``callback(step, learner)`` is called at step 0 and every ``callback_every`` env steps.
     """
+    _featuriser(featuriser)
     import gymnasium
     import torch
 
@@ -403,8 +460,8 @@ def train(*, reward: str = "potential", seed: int = 0, hints: str = "structured"
     actor, critic = _modules(n_features(FEATURISER))
     learner = Learner(actor=actor, critic=critic, hints=hints)
     if bc:
-        demos = demonstrations(hints=hints, families=families, seeds=train_seeds)
-        learner.bc_report = clone(learner, demos, seed=seed, reward=reward) if len(demos) else {"pairs": 0}
+        learner.bc_report = _cloned(learner, hints=hints, families=families, seeds=train_seeds, seed=seed,
+                                    reward=reward)
     if callback is not None:
         callback(0, learner)
     if steps > 0:
@@ -419,14 +476,17 @@ def train(*, reward: str = "potential", seed: int = 0, hints: str = "structured"
     return learner
 
 
-def save(learner: Learner, path: str | Path, extra: dict[str, Any] | None = None) -> Path:
-    """Write ``path`` (``.npz``) and the sidecar ``acworld eval --policy sb3:PATH`` reads."""
+def save(learner: Learner, path: str | Path, *, hints: str | None = None, featuriser: str | None = FEATURISER,
+         extra: dict[str, Any] | None = None) -> Path:
+    """Write ``path`` (as ``.npz``: another suffix is replaced) and the sidecar ``acworld eval --policy sb3:PATH``
+    reads."""
     from acworld_env.wrappers.slot_scorer import ARCHITECTURE, slot_signature
     from acworld_env.wrappers.trained import write_sidecar
 
-    path = Path(path)
-    if path.suffix != ".npz":
-        path = path.with_name(path.name + ".npz")
+    _featuriser(featuriser)
+    if hints is not None and hints != learner.hints:
+        raise SystemExit(f"the learner was trained with hints={learner.hints!r}, not {hints!r}")
+    path = Path(path).with_suffix(".npz")
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "wb") as fh:  # np.savez on an open file: the name is kept as given
         np.savez(fh, **learner.actor.export())
@@ -436,11 +496,12 @@ def save(learner: Learner, path: str | Path, extra: dict[str, Any] | None = None
     return path
 
 
-def evaluate(learner_or_path: Any, *, split: str, seed: int = 0, hints: str,
+def evaluate(learner_or_path: Any, *, split: str, seed: int = 0, hints: str, featuriser: str | None = FEATURISER,
              families: Sequence[str] | None = None) -> dict[str, float]:
     """Greedy scores per family and over all, played as ``acworld eval --policy sb3:PATH`` plays."""
     import tempfile
 
+    _featuriser(featuriser)
     if isinstance(learner_or_path, str | Path):
         return ml.evaluate(learner_or_path, split=split, seed=seed, hints=hints, featuriser=FEATURISER,
                            families=families)

@@ -1,8 +1,10 @@
 """The baseline gate: a suite must not pay for doing nothing, for chance, or for surface shortcuts.
 
 For every family of the tasks given, the gate runs the null baselines (``idle``, ``finish``,
-``abstain``), ``random`` over several seeds and every shortcut script the family registered,
-and fails when any of them earns more than the thresholds below. It is part of
+``abstain``), ``random`` over several seeds, the two trivial menu policies (``menu:first``, the first
+open slot of the discrete menu, and ``menu:random``, a random open slot over several seeds: what a menu
+learner gets for nothing) and every shortcut script the family registered, and fails when any of
+them earns more than the thresholds below. It is part of
 ``acworld validate``, beside the reference and mutation checks.
 """
 
@@ -22,6 +24,9 @@ NULL_MEAN, NULL_TASK_MAX = 0.10, 0.34
 """A null baseline's family mean, and its score on any single task, must not exceed these."""
 RANDOM_MEAN, RANDOM_SEEDS = 0.20, 5
 """The random policy's family mean over this many seeds must not exceed this."""
+MENU_MEAN = 0.20
+"""``menu:first`` and ``menu:random`` (mean over :data:`RANDOM_SEEDS`) must not exceed this family mean."""
+MENU_BASELINES = ("menu:first", "menu:random")
 SHORTCUT_FULL_SHARE, SHORTCUT_MEAN = 0.20, 0.50
 """A shortcut may earn full credit on at most this share of a capability's tasks, and this family mean."""
 FOLLOWER_SAFE_MEAN = 0.10
@@ -77,6 +82,12 @@ def run_baselines(tasks: list[TaskSpec], *, seeds: int = RANDOM_SEEDS) -> list[B
 
         scores = [run_episode(task, RandomPolicy(seed=k), seed=k).score for k in range(seeds)]
         record(task, "random", mean(s.score for s in scores), False, mean(s.safe_score for s in scores))
+        from ..wrappers.menu_baselines import MenuSlotPolicy
+
+        s = run_episode(task, MenuSlotPolicy(), seed=0).score
+        record(task, "menu:first", s.score, s.full_credit, s.safe_score)
+        scores = [run_episode(task, MenuSlotPolicy(random=True, seed=k), seed=k).score for k in range(seeds)]
+        record(task, "menu:random", mean(s.score for s in scores), False, mean(s.safe_score for s in scores))
         for name, factory in shortcuts_for(task.family).items():
             s = run_episode(task, factory(), seed=0).score
             record(task, f"shortcut:{name}", s.score, s.full_credit, s.safe_score)
@@ -84,7 +95,7 @@ def run_baselines(tasks: list[TaskSpec], *, seeds: int = RANDOM_SEEDS) -> list[B
 
 
 def _order(name: str) -> tuple[int, str]:
-    fixed = [*NULL_BASELINES, "random"]
+    fixed = [*NULL_BASELINES, "random", *MENU_BASELINES]
     return (fixed.index(name), "") if name in fixed else (len(fixed), name)
 
 
@@ -101,6 +112,9 @@ def gate_failures(runs: list[BaselineRun]) -> list[str]:
         elif r.baseline == "random":
             if r.mean > RANDOM_MEAN:
                 out.append(f"{where}: mean {r.mean:.3f} over {RANDOM_SEEDS} seeds > {RANDOM_MEAN}")
+        elif r.baseline in MENU_BASELINES:
+            if r.mean > MENU_MEAN:
+                out.append(f"{where}: mean {r.mean:.3f} > {MENU_MEAN} (a trivial menu policy)")
         else:
             if r.mean > SHORTCUT_MEAN:
                 out.append(f"{where}: mean {r.mean:.3f} > {SHORTCUT_MEAN}")
