@@ -301,7 +301,7 @@ def fit_critic(learner: Learner, demos: SlotDemos, *, seed: int, reward: str, ep
             copt.zero_grad()
             loss.backward()
             copt.step()
-    return float(loss)
+    return float(loss.detach())
 
 
 def _act(learner: Learner, x: np.ndarray, rows: np.ndarray, slots: np.ndarray, rng: np.random.Generator,

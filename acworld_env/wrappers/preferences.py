@@ -114,9 +114,9 @@ def breaks(rules: Rules, claims: dict[str, Any], price: float | None) -> bool:
 
 
 def points(rules: Rules, seen: dict[str, tuple[dict[str, Any], float | None]]) -> dict[str, float]:
-    """Each seen listing's points (0-100) by ``rules``, sliding scales spanning the seen listings
-    that keep the hard rules. ``seen``: listing -> (claims, price)."""
-    pool = {lid: v for lid, v in seen.items() if not breaks(rules, *v)} or seen
+    """Each seen listing's points (0-100) by ``rules``, sliding scales spanning every seen listing (the
+    requests define them over every option on offer, rule-breakers included). ``seen``: listing -> (claims, price)."""
+    pool = seen
     out: dict[str, float] = {}
     for lid, (claims, price) in seen.items():
         total = 0.0
