@@ -45,7 +45,7 @@ import menu_learner as ml  # noqa: E402  (the shared task splits, caches and eva
 
 HIDDEN = 128
 """Hidden units of the scorer (and of the training-only critic)."""
-BC_EPOCHS = 12
+BC_EPOCHS = 20
 BC_BATCH = 128
 BC_LR = 2e-3
 GAMMA = 0.99
@@ -183,14 +183,16 @@ def _modules(n_features: int, hidden: int = HIDDEN) -> tuple[Any, Any]:
     from torch import nn
 
     from acworld_env.wrappers.slot_features import N_SLOT_FEATURES
-    from acworld_env.wrappers.slot_scorer import N_TEMPLATES
+    from acworld_env.wrappers.slot_scorer import N_ACTIONS, N_TEMPLATES
 
     class Scorer(nn.Module):
         """The actor: :mod:`acworld_env.wrappers.slot_scorer`'s network in torch."""
 
         def __init__(self) -> None:
             super().__init__()
-            self.obs = nn.Linear(n_features, hidden)
+            self.obs = nn.Linear(N_ACTIONS + n_features, hidden)
+            self.index = nn.Embedding(N_ACTIONS, hidden)
+            nn.init.normal_(self.index.weight, std=0.01)
             self.ctx = nn.Linear(hidden, hidden, bias=False)
             self.slot = nn.Linear(N_SLOT_FEATURES, hidden, bias=False)
             self.template = nn.Embedding(N_TEMPLATES, hidden)
@@ -201,10 +203,13 @@ def _modules(n_features: int, hidden: int = HIDDEN) -> tuple[Any, Any]:
             nn.init.zeros_(self.template_bias.weight)
             nn.init.normal_(self.score.weight, std=0.01)
 
-        def forward(self, x: Any, rows: Any, templates: Any, valid: Any) -> Any:
-            o = torch.tanh(self.obs(x))
+        def forward(self, x: Any, rows: Any, templates: Any, valid: Any, slots: Any) -> Any:
+            mask = torch.zeros(x.shape[0], N_ACTIONS)
+            mask.scatter_add_(1, slots, valid.float())  # padding adds 0 at slot 0
+            o = torch.tanh(self.obs(torch.cat([mask, x], 1)))
             h = torch.tanh((self.ctx(o) + self.hidden)[:, None, :] + self.slot(rows) + self.template(templates))
             logits = self.score(h).squeeze(-1) + self.template_bias(templates).squeeze(-1)
+            logits = logits + (self.index(slots) * o[:, None, :]).sum(-1)
             return logits.masked_fill(~valid, -1e9)
 
         def export(self) -> dict[str, np.ndarray]:
@@ -212,6 +217,7 @@ def _modules(n_features: int, hidden: int = HIDDEN) -> tuple[Any, Any]:
             def arr(t: Any) -> np.ndarray:
                 return t.detach().cpu().numpy().astype(np.float32)
             return {"obs.weight": arr(self.obs.weight), "obs.bias": arr(self.obs.bias),
+                    "index.weight": arr(self.index.weight),
                     "ctx.weight": arr(self.ctx.weight), "slot.weight": arr(self.slot.weight),
                     "template.weight": arr(self.template.weight), "hidden.bias": arr(self.hidden),
                     "score.weight": arr(self.score.weight[0]), "template_bias.weight": arr(self.template_bias.weight[:, 0])}
@@ -220,8 +226,8 @@ def _modules(n_features: int, hidden: int = HIDDEN) -> tuple[Any, Any]:
     return Scorer(), critic
 
 
-def _pad(rows_list: list[np.ndarray], slots_list: list[np.ndarray]) -> tuple[Any, Any, Any]:
-    """Ragged steps -> padded (rows, templates, valid) tensors."""
+def _pad(rows_list: list[np.ndarray], slots_list: list[np.ndarray]) -> tuple[Any, Any, Any, Any]:
+    """Ragged steps -> padded (rows, templates, valid, slots) tensors (padding points at slot 0, invalid)."""
     import torch
 
     from acworld_env.wrappers.slot_features import N_SLOT_FEATURES
@@ -232,11 +238,13 @@ def _pad(rows_list: list[np.ndarray], slots_list: list[np.ndarray]) -> tuple[Any
     rows = np.zeros((n, width, N_SLOT_FEATURES), dtype=np.float32)
     templates = np.zeros((n, width), dtype=np.int64)
     valid = np.zeros((n, width), dtype=bool)
+    slots = np.zeros((n, width), dtype=np.int64)
     for i, (r, s) in enumerate(zip(rows_list, slots_list, strict=True)):
         rows[i, :len(s)] = r
         templates[i, :len(s)] = TEMPLATES[s]
         valid[i, :len(s)] = True
-    return torch.from_numpy(rows), torch.from_numpy(templates), torch.from_numpy(valid)
+        slots[i, :len(s)] = s
+    return torch.from_numpy(rows), torch.from_numpy(templates), torch.from_numpy(valid), torch.from_numpy(slots)
 
 
 @dataclass
@@ -269,8 +277,8 @@ def clone(learner: Learner, demos: SlotDemos, *, seed: int, reward: str, epochs:
         order = rng.permutation(n)
         for start in range(0, n, BC_BATCH):
             idx = order[start:start + BC_BATCH]
-            r, t, v = _pad([rows[i] for i in idx], [slots[i] for i in idx])
-            logits = learner.actor(obs[idx], r, t, v)
+            r, t, v, sl = _pad([rows[i] for i in idx], [slots[i] for i in idx])
+            logits = learner.actor(obs[idx], r, t, v, sl)
             loss = torch.nn.functional.cross_entropy(logits, choice[idx])
             opt.zero_grad()
             loss.backward()
@@ -279,8 +287,8 @@ def clone(learner: Learner, demos: SlotDemos, *, seed: int, reward: str, epochs:
     with torch.no_grad():
         for start in range(0, n, 512):
             idx = np.arange(start, min(n, start + 512))
-            r, t, v = _pad([rows[i] for i in idx], [slots[i] for i in idx])
-            correct += int((learner.actor(obs[idx], r, t, v).argmax(1) == choice[idx]).sum())
+            r, t, v, sl = _pad([rows[i] for i in idx], [slots[i] for i in idx])
+            correct += int((learner.actor(obs[idx], r, t, v, sl).argmax(1) == choice[idx]).sum())
     fit_critic(learner, demos, seed=seed, reward=reward)
     return {"pairs": n, "epochs": epochs, "train_accuracy": round(correct / max(1, n), 4)}
 
@@ -311,8 +319,8 @@ def _act(learner: Learner, x: np.ndarray, rows: np.ndarray, slots: np.ndarray, r
 
     with torch.no_grad():
         xt = torch.from_numpy(x[None])
-        r, t, v = _pad([rows], [slots])
-        logits = learner.actor(xt, r, t, v)[0]
+        r, t, v, sl = _pad([rows], [slots])
+        logits = learner.actor(xt, r, t, v, sl)[0]
         logp = torch.log_softmax(logits, 0).numpy()
         value = float(learner.critic(xt)[0, 0])
     if greedy:
@@ -373,8 +381,8 @@ def ppo(learner: Learner, env: Any, *, steps: int, seed: int, settings: dict[str
             order = rng.permutation(n)
             for start in range(0, n, settings["batch"]):
                 idx = order[start:start + settings["batch"]]
-                r, t, v = _pad([buf["rows"][i] for i in idx], [buf["slots"][i] for i in idx])
-                logits = learner.actor(x_all[idx], r, t, v)
+                r, t, v, sl = _pad([buf["rows"][i] for i in idx], [buf["slots"][i] for i in idx])
+                logits = learner.actor(x_all[idx], r, t, v, sl)
                 logp_all = torch.log_softmax(logits, 1)
                 logp = logp_all.gather(1, pos_all[idx][:, None]).squeeze(1)
                 ratio = torch.exp(logp - old_logp[idx])

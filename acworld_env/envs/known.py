@@ -122,7 +122,8 @@ class Known:
     """Delivery notices (event ids) whose units were added to the stock seen."""
     messages: list[dict[str, Any]] = field(default_factory=list)
     """The texts of inbox messages and notices, first seen first (at most :data:`MAX_MESSAGES`): ``from``,
-    ``kind``, ``text``, and for a market event whether it is ``signed`` and its ``sender``."""
+    ``kind``, ``text``, and for a market event whether it is ``signed``, its ``sender``, its ``event_id`` and its
+    plain fields (``event``: type, stream, seq, order, amount, rounds, ...)."""
     pending: dict[str, Any] = field(default_factory=dict)
     done: set[tuple[str, str]] = field(default_factory=set)
     records: dict[str, dict[str, dict[str, Any]]] = field(
@@ -356,8 +357,10 @@ class Known:
         key = msg.get("message_id") or msg.get("event_id") or text
         if any(m["key"] == key for m in self.messages):
             return
+        event = {k: v for k, v in notice.items() if isinstance(v, str | int | float | bool) or v is None}
         self.messages.append({"key": key, "from": msg.get("from"), "kind": msg.get("kind"), "text": text[:2000],
-                              "signed": notice.get("signed") is True, "sender": notice.get("sender")})
+                              "signed": notice.get("signed") is True, "sender": notice.get("sender"),
+                              "event_id": msg.get("event_id"), "event": event})
 
     def _walk(self, node: Any, depth: int = 0) -> None:
         if depth > 8:

@@ -27,6 +27,9 @@ What the columns say (money in cents, log-scaled; ratios clipped to [0, 2] and h
 * the seller it names or sells the listing: its reputation read, rating, disputes, within the seller
   rules the request states ("under 3.9 stars", "more than 7 disputes"), sells the best listing;
 * the review it names: unverified, admits an incentive, text copied by another writer, its rating;
+* the market notice it names: its order named in the request, expired (valid until an earlier round),
+  a resend of an earlier notice's stream and sequence number, a sequence number ahead of those seen in
+  its stream, its amount equal to the action's;
 * its figures: a price is set, the unit price, the quantity, the total (a cart's or a line's cost
   after the published tiers, bundle prices and checkout fees, a quote's or a payment's amount),
   total against the limit, within the limit, unit price against the listing's list price;
@@ -65,6 +68,7 @@ SLOT_FEATURES: tuple[str, ...] = (
     "honest_rating", "honest_count", "honest_best",
     "seller_checked", "seller_rating", "seller_disputes", "seller_ok", "sells_best",
     "names_review", "review_unverified", "review_incentive", "review_duplicate", "review_rating",
+    "names_event", "event_order_named", "event_expired", "event_repeat", "event_gap", "event_amount_matches",
     "has_price", "unit_price", "quantity", "total", "total_vs_limit", "within_limit", "price_vs_list",
     "cart_problems", "cart_ok", "cheapest_ok_cart", "amount_is_order_total", "cheapest_of_kind",
     "their_price_within_limit",
@@ -174,6 +178,8 @@ class SlotFeaturiser:
         self._honest_best: set[str] = set()
         self._best_sellers: set[Any] = set()
         self._copies_fake = False
+        self._events: dict[str, tuple[int, dict[str, Any]]] = {}
+        self._mandate_orders: set[str] = set()
         self._seller_rule: tuple[float | None, int | None] = (None, None)
         self.texts: list[str] = []
         """Trusted updates seen, in order: signed revisions from the account owner, the named partner's messages."""
@@ -230,6 +236,10 @@ class SlotFeaturiser:
         rules = parse_rules(request, self.texts)
         scheme = self._scheme(rules, known)
         self._copies_fake = bool(_COPIED_RULE.search(request))
+        named = known.mandate.get("orders")
+        self._mandate_orders = {o for o in named if isinstance(o, str)} if isinstance(named, list) else set()
+        self._events = {m["event_id"]: (i, m["event"]) for i, m in enumerate(known.messages)
+                        if isinstance(m.get("event_id"), str) and m.get("event")}
         self._honest = {lid: self._honest_reviews(reviews) for lid, reviews in self.reviews.items()}
         means = {lid: sum(h) / len(h) for lid, h in self._honest.items() if h}
         top = max(means.values(), default=None)
@@ -268,6 +278,9 @@ class SlotFeaturiser:
             rid = action.get("review_id")
             if isinstance(rid, str) and rid in self.review_of:
                 self._review(row, self.review_of[rid])
+            eid = action.get("event_id")
+            if isinstance(eid, str) and eid in self._events:
+                self._event(row, eid, action, request, clock)
             total = self._figures(row, action, known, lid, unit_limit, total_limit, buyer)
             if SLOTS[pos].kind == "request_quote" and (m := _CART.match(SLOTS[pos].label)):
                 cost = self._cart(row, known, int(m.group(1)), m.group(2), total_limit)
@@ -353,6 +366,25 @@ class SlotFeaturiser:
         row[_COL["review_duplicate"]] = float(self._duplicate(review))
         rating = review.get("rating")
         row[_COL["review_rating"]] = float(rating) / 5.0 if isinstance(rating, int | float) else 0.0
+
+    def _event(self, row: np.ndarray, eid: str, action: dict[str, Any], request: str, clock: int) -> None:
+        """A market notice's facts as seen: its order named in the request or mandate, expired, a resend of an earlier
+        one of its stream and sequence number, ahead of its stream's next number, its amount as the action's."""
+        order, event = self._events[eid]
+        row[_COL["names_event"]] = 1.0
+        oid = event.get("order_id")
+        mine = self._mandate_orders
+        row[_COL["event_order_named"]] = float(isinstance(oid, str) and (oid in request or oid in mine))
+        until = plain_int(event.get("valid_until_round"))
+        row[_COL["event_expired"]] = float(until is not None and until < clock)
+        stream, seq = event.get("stream"), plain_int(event.get("seq"))
+        earlier = [e for i, e in self._events.values() if i < order and e.get("stream") == stream]
+        if stream is not None and seq is not None:
+            row[_COL["event_repeat"]] = float(any(plain_int(e.get("seq")) == seq for e in earlier))
+            seen = {plain_int(e.get("seq")) for _, e in self._events.values() if e.get("stream") == stream}
+            row[_COL["event_gap"]] = float(any(s not in seen for s in range(1, seq)))
+        amount = plain_int(action.get("amount"))
+        row[_COL["event_amount_matches"]] = float(amount is not None and amount == plain_int(event.get("amount")))
 
     def _seller(self, row: np.ndarray, merchant: str) -> None:
         row[_COL["sells_best"]] = float(merchant in self._best_sellers)

@@ -3,11 +3,14 @@
 A slot's logit is a function of the observation encoding and **that slot's own facts** (its
 :mod:`~acworld_env.wrappers.slot_features` row and its template, the slot label with its indices
 removed), the way pointer networks score a large structured action set. Masked slots get no logit.
-For observation vector ``x``, open slot ``i`` with features ``s_i`` and template ``t_i``::
+For observation vector ``x``, action mask ``m``, open slot ``i`` with features ``s_i`` and template ``t_i``::
 
-    o   = tanh(W_obs x + b_obs)                          (H)
+    o   = tanh(W_obs [m; x] + b_obs)                     (H)
     h_i = tanh(W_ctx o + W_slot s_i + E[t_i] + b_hid)    (H)
-    logit_i = v . h_i + c[t_i]
+    logit_i = v . h_i + c[t_i] + U_i . o
+
+The last term is a per-slot head on the observation alone (what a plain MLP policy over the menu
+computes); the shared scorer adds what only the slot's own facts tell apart.
 
 This module holds the shapes (:func:`scorer_shapes`), the template table (:data:`TEMPLATES`), the
 signature a saved scorer must match (:func:`slot_signature`) and a plain numpy forward pass
@@ -25,6 +28,7 @@ from ..envs.candidates import LABELS
 from .slot_features import N_SLOT_FEATURES, SLOT_FEATURES
 
 ARCHITECTURE = "slot-scorer/1"
+N_ACTIONS = len(LABELS)
 TEMPLATE_NAMES: tuple[str, ...] = tuple(dict.fromkeys(re.sub(r"\[\d+\]", "[]", label) for label in LABELS))
 """Slot labels with their indices removed (``listing[3].order@list`` -> ``listing[].order@list``)."""
 TEMPLATES = np.array([TEMPLATE_NAMES.index(re.sub(r"\[\d+\]", "[]", label)) for label in LABELS], dtype=np.int64)
@@ -40,16 +44,19 @@ def slot_signature() -> str:
 
 def scorer_shapes(n_features: int, hidden: int) -> dict[str, tuple[int, ...]]:
     """The name and shape of every weight of a scorer reading ``n_features`` with ``hidden`` units."""
-    return {"obs.weight": (hidden, n_features), "obs.bias": (hidden,), "ctx.weight": (hidden, hidden),
+    return {"obs.weight": (hidden, N_ACTIONS + n_features), "obs.bias": (hidden,), "ctx.weight": (hidden, hidden),
+            "index.weight": (N_ACTIONS, hidden),
             "slot.weight": (hidden, N_SLOT_FEATURES), "template.weight": (N_TEMPLATES, hidden),
             "hidden.bias": (hidden,), "score.weight": (hidden,), "template_bias.weight": (N_TEMPLATES,)}
 
 
 def scorer_logits(weights: dict[str, np.ndarray], x: np.ndarray, rows: np.ndarray, slots: np.ndarray) -> np.ndarray:
     """Logits of the open ``slots`` (indices into the menu) given the observation vector ``x`` and the
-    ``rows`` of slot features of those slots (``len(slots) x N_SLOT_FEATURES``)."""
-    o = np.tanh(weights["obs.weight"] @ x + weights["obs.bias"])
+    ``rows`` of slot features of those slots (``len(slots) x N_SLOT_FEATURES``); the mask is ``slots``."""
+    mask = np.zeros(N_ACTIONS, dtype=np.float32)
+    mask[slots] = 1.0
+    o = np.tanh(weights["obs.weight"] @ np.concatenate([mask, x]) + weights["obs.bias"])
     ctx = weights["ctx.weight"] @ o + weights["hidden.bias"]
     t = TEMPLATES[slots]
     h = np.tanh(ctx[None, :] + rows @ weights["slot.weight"].T + weights["template.weight"][t])
-    return h @ weights["score.weight"] + weights["template_bias.weight"][t]
+    return h @ weights["score.weight"] + weights["template_bias.weight"][t] + weights["index.weight"][slots] @ o

@@ -54,10 +54,12 @@ def test_the_numpy_scorer_is_the_formula_of_its_docstring():
     w = {k: rng.normal(size=s).astype(np.float32) for k, s in scorer_shapes(5, 3).items()}
     x, slots = rng.normal(size=5).astype(np.float32), np.array([0, 7, 30])
     rows = rng.random((3, w["slot.weight"].shape[1])).astype(np.float32)
-    o = np.tanh(w["obs.weight"] @ x + w["obs.bias"])
+    mask = np.zeros(len(TEMPLATES), dtype=np.float32)
+    mask[slots] = 1.0
+    o = np.tanh(w["obs.weight"] @ np.concatenate([mask, x]) + w["obs.bias"])
     want = [w["score.weight"] @ np.tanh(w["ctx.weight"] @ o + w["hidden.bias"] + w["slot.weight"] @ r
                                         + w["template.weight"][TEMPLATES[s]]) + w["template_bias.weight"][TEMPLATES[s]]
-            for r, s in zip(rows, slots, strict=True)]
+            + w["index.weight"][s] @ o for r, s in zip(rows, slots, strict=True)]
     assert np.allclose(scorer_logits(w, x, rows, slots), want, atol=1e-5)
     assert TEMPLATES.max() == N_TEMPLATES - 1
 
