@@ -1,14 +1,14 @@
-"""Do verified process rewards teach? The reward study of issue 33 (items 5 and 7).
+"""Do verified process rewards teach? The reward study (issue 41; first recorded for issue 33).
 
-    python examples/reward_study.py                 # the study: 18 runs, 2 processes (951 s recorded)
-    python examples/reward_study.py --quick         # T10, one seed per mode, from scratch (1-3 min)
-    python examples/reward_study.py --no-bc --hints structured --steps 24576 --seeds 0 1 2 3 --no-keep ...
-                                                    # from scratch (command: baselines/reward_study_scratch.json)
+    python examples/reward_study.py --steps 16384 --seeds 0 1 2 --curve-points 4      # after cloning, both hints
+    python examples/reward_study.py --no-bc --hints structured --steps 40960 --seeds 0 1 2 --curve-points 5 \
+        --workers 1 --no-keep --out baselines/reward_study_scratch.json                   # from scratch
+    python examples/reward_study.py --quick         # T10, one seed per mode, from scratch (under a minute)
     python examples/reward_study.py --tables baselines/reward_study.json   # README tables, figure again
 
-Trains the same learner (``examples/menu_learner.py``: behaviour cloning from verified reference
-episodes on generated tasks, then MaskablePPO fine-tuning over the action menu) under each reward
-mode of the env:
+Trains the same learner (``examples/slot_learner.py`` by default: a shared scorer over the menu's
+open slots reading each slot's features, cloned from verified reference episodes on generated tasks
+or started from scratch, then PPO) under each reward mode of the env:
 
 - ``potential``: each step pays the change of the weighted predicate score (a process reward: every
   predicate's credit as it is earned; an episode's rewards sum to its score);
@@ -18,31 +18,37 @@ mode of the env:
 Every mode gets the same seeds, the same step budget and the same training tasks (generated seeds
 ``--train-seeds``, disjoint from the held-out seed), with ``hints="structured"`` and with hints off.
 Each run records its learning curve (held-out generated score against RL env steps, from the
-learner's callback; step 0 is the policy after behaviour cloning; the last point is the model
-returned) and is evaluated greedily on the 200 frozen tasks and on the held-out generated split.
+learner's callback; step 0 is the policy after cloning, or the untrained one; the last point is the
+model returned) and is evaluated greedily on the 200 frozen tasks and on the held-out generated split.
+
+**Resumable.** Each finished run writes its record (and its policy) to the run folder (``--resume``,
+default ``.study/<out name>``) under a key of its settings and the learner's bytes; started again, the
+study reuses every recorded run whose key matches and trains only the rest, so a study may span
+several sittings. ``wall_s`` is the sum over sittings (``sittings_wall_s``).
+
 The study writes:
 
-- ``baselines/reward_study.json``: one record per run (reward, seed, hints, policy, frozen_mean,
-  heldout_mean, per-family means, curve, steps to reach 0.3 and 0.5); per mode x hints the mean,
-  spread (std, min, max), 95 % band (Student t over seeds) and RL gain (end - step 0); the
-  differences potential - terminal and potential - success with a seeded bootstrap 95 % CI (seeds
-  resampled within each mode, families resampled paired across modes); for the best run per hints
-  setting, the families that stay low with the measured reasons (:func:`low_families`, the
-  learner's ``diagnose``) and the check of its policy through ``acworld eval`` and ``acworld
-  verify`` on a new generated seed; the whole study's ``wall_s``, its command and the learner's
-  version;
-- ``baselines/reward_study.png``: the learning curves with 95 % bands, one panel per hints setting;
-- ``baselines/policies/``: the best policy per hints setting (by held-out score), actor weights only
-  (:func:`slim_copy`), with its sidecar.
+- the JSON (``baselines/reward_study.json`` by default): one record per run (reward, seed, hints,
+  policy, frozen_mean, heldout_mean, per-family means, curve, ``steps_to_0_5``, ``steps_to_0_8``);
+  per mode x hints the mean, spread (std, min, max), 95 % band (Student t over seeds) and RL gain
+  (end - step 0); the differences potential - terminal and potential - success with a seeded
+  bootstrap 95 % CI (seeds resampled within each mode, families resampled paired across modes); the
+  ratios of mean steps to reach 0.5 and 0.8 (terminal / potential, success / potential) with a
+  seeded bootstrap CI, runs that never reach a level counted at the budget (censored, counted); for
+  the best run per hints setting, the families that stay low with the measured reasons
+  (:func:`low_families`) and the check of its policy through ``acworld eval`` and ``acworld verify``
+  on a new generated seed; the command and the learner's version;
+- the figure beside it (``.png``): the learning curves with 95 % bands, one panel per hints setting;
+- ``baselines/policies/``: the best policy per hints setting (by held-out score), with its sidecar.
 
 ``--quick`` trains without cloning, so that the rise of the held-out score is the RL reward's doing.
-The learner is any script with the menu learner's API (``--learner``): ``demonstrations(*, hints,
-featuriser, families, seeds)``, ``train(*, reward, seed, hints, featuriser, steps, families,
-train_seeds, bc, callback, callback_every)`` (``callback(step, model)`` at step 0 and every
-``callback_every`` env steps), ``save(model, path, *, hints, featuriser)``, ``evaluate(model, *,
-split, seed, hints, featuriser, families)`` (family means and ``"all"``), and optionally
-``warm_actor`` and ``diagnose``. Every run loads one snapshot of it, taken when the study starts.
-Runs go to ``--workers`` processes (torch threads 1 in each).
+The learner is any script with this API (``--learner``): ``demonstrations(*, hints, featuriser,
+families, seeds)``, ``train(*, reward, seed, hints, featuriser, steps, families, train_seeds, bc,
+callback, callback_every)`` (``callback(step, model)`` at step 0 and every ``callback_every`` env
+steps), ``save(model, path, *, hints, featuriser)``, ``evaluate(model, *, split, seed, hints,
+featuriser, families)`` (family means and ``"all"``), and optionally ``warm_actor`` and ``diagnose``
+(``examples/menu_learner.py``, the MaskablePPO learner of issue 33, is one). Every run loads one
+snapshot of it, taken when the study starts. Runs go to ``--workers`` processes (torch threads 1 in each).
 """
 
 from __future__ import annotations
@@ -807,25 +813,34 @@ def _gain(entry: dict[str, Any]) -> str:
 
 def markdown_tables(record: dict[str, Any]) -> str:
     """The README's tables from a study record: mode x hints, the differences, and per family."""
+    levels = " | ".join(f"steps to {level}" for level in LEVELS)
     lines = ["| hints | reward | frozen mean | held-out mean | held-out spread (std; min-max) | 95 % band | "
-             "RL gain (held-out, end - step 0) | steps to 0.3 | steps to 0.5 |", "|---|---|---|---|---|---|---|---|---|"]
+             f"RL gain (held-out, end - step 0) | {levels} |", "|---|---|---|---|---|---|---|" + "---|" * len(LEVELS)]
     for h, modes in record["by_mode"].items():
         for m, e in modes.items():
             fz, ho = e["frozen"], e["heldout"]
             reach = []
             for level in LEVELS:
-                r = e[f"steps_to_{level}"]
+                r = e[level_key(level)]
                 reach.append(f"{r['median_of_reached'] if r['median_of_reached'] is not None else 'never'} "
                              f"({r['reached']}/{len(r['runs'])})")
             lines.append(f"| {h} | {m} | {_fmt(fz['mean'])} | {_fmt(ho['mean'])} | {_fmt(ho['std'])}; "
                          f"{_fmt(ho['min'])}-{_fmt(ho['max'])} | {_fmt(ho['lo95'])}-{_fmt(ho['hi95'])} | "
-                         f"{_gain(e)} | {reach[0]} | {reach[1]} |")
+                         f"{_gain(e)} | " + " | ".join(reach) + " |")
     lines += ["", "| hints | difference | frozen: mean [95 % CI] | held-out: mean [95 % CI] |", "|---|---|---|---|"]
     for h, diffs in record["differences"].items():
         for name, d in diffs.items():
             cells = [f"{d[s]['mean']:+.3f} [{d[s]['lo95']:+.3f}, {d[s]['hi95']:+.3f}]" if s in d else "-"
                      for s in ("frozen", "heldout")]
             lines.append(f"| {h} | {name} | {cells[0]} | {cells[1]} |")
+    lines += ["", "| hints | steps ratio | ratio of mean steps [95 % CI] | runs never reaching it (num, den) |",
+              "|---|---|---|---|"]
+    for h, ratios in record.get("step_ratios", {}).items():
+        for name, r in ratios.items():
+            cell = "undefined (the potential runs never reached it)" if r["ratio"] is None else \
+                f"{r['ratio']:.2f} [{r['lo95']:.2f}, {r['hi95']:.2f}]"
+            lines.append(f"| {h} | {name} | {cell} | {r['censored_num']}/{r['runs'][0]}, "
+                         f"{r['censored_den']}/{r['runs'][1]} |")
     cols = [(h, m) for h, modes in record["by_mode"].items() for m in modes]
     families = sorted({f for h, m in cols for f in record["by_mode"][h][m]["heldout_by_family"]},
                       key=lambda f: int(f.split("_")[0][1:]))

@@ -113,17 +113,20 @@ def test_the_study_with_a_stand_in_learner_writes_every_record_the_bands_and_the
     learner = tmp_path / "stand_in.py"
     learner.write_text(STAND_IN)
     out = tmp_path / "study.json"
-    record = rs.main(["--learner", str(learner), "--steps", "1000", "--seeds", "0", "1", "--curve-points", "4",
-                      "--workers", "2", "--no-check", "--out", str(out), "--policies", str(tmp_path / "policies")])
+    args = ["--learner", str(learner), "--steps", "1000", "--seeds", "0", "1", "--curve-points", "4", "--workers", "2",
+            "--no-check", "--out", str(out), "--policies", str(tmp_path / "policies"), "--resume", str(tmp_path / "run")]
+    record = rs.main(args)
     assert json.loads(out.read_text()) == record and out.with_suffix(".png").stat().st_size > 10_000
     runs = record["runs"]
     assert len(runs) == 2 * 2 * 3 and {(r["reward"], r["seed"], r["hints"]) for r in runs} == {
         (m, s, h) for m in rs.MODES for s in (0, 1) for h in rs.HINTS}
     first = next(r for r in runs if (r["reward"], r["seed"], r["hints"]) == ("potential", 0, "off"))
     assert first["curve"] == [[0, 0.05], [250, 0.175], [500, 0.3], [750, 0.425], [1000, 0.55]]
-    assert first["steps_to_0.3"] == 500 and first["steps_to_0.5"] == 1000 and first["heldout_mean"] == 0.55
+    assert first["steps_to_0_5"] == 1000 and first["steps_to_0_8"] is None and first["heldout_mean"] == 0.55
     assert first["frozen"] == {"T1_discovery": 0.5, "T2_grounding": 0.6}
-    assert record["by_mode"]["off"]["success"]["steps_to_0.5"]["reached"] == 0
+    assert record["by_mode"]["off"]["success"]["steps_to_0_5"]["reached"] == 0
+    ratio = record["step_ratios"]["off"]["terminal / potential, steps_to_0_5"]
+    assert ratio["censored_num"] == 2 and ratio["censored_den"] == 0 and ratio["ratio"] == 1.0  # censored at budget
     assert record["by_mode"]["structured"]["potential"]["heldout"]["mean"] == 0.66
     diff = record["differences"]["off"]["potential - terminal"]["heldout"]
     assert diff["mean"] == 0.2 and diff["excludes_zero"]
@@ -135,7 +138,32 @@ def test_the_study_with_a_stand_in_learner_writes_every_record_the_bands_and_the
     assert "| off | success | 0.160 | 0.160 | 0.014; 0.150-0.170 |" in tables
     assert record["by_mode"]["off"]["potential"]["rl_gain"]["mean"] == 0.5
     assert "| off | potential - terminal | +0.200 [+0.180, +0.220] | +0.200 [+0.180, +0.220] |" in tables
-    assert "| T2_grounding | " in tables and tables.count("\n| structured |") == 5
+    assert "| T2_grounding | " in tables and tables.count("\n| structured |") == 9
+
+
+def test_a_study_resumes_from_its_recorded_runs_and_retrains_what_changed(tmp_path, capsys):
+    learner = tmp_path / "stand_in.py"
+    learner.write_text(STAND_IN)
+    common = ["--learner", str(learner), "--seeds", "0", "--curve-points", "2", "--workers", "1", "--no-check",
+              "--hints", "off", "--out", str(tmp_path / "s.json"), "--resume", str(tmp_path / "run")]
+    first = rs.main([*common, "--steps", "1000"])
+    records = sorted((tmp_path / "run" / "records").glob("*.json"))
+    assert len(records) == 3 and "3 to go" in capsys.readouterr().out
+    (tmp_path / "run" / "records" / records[0].name).write_text("{not json")  # a torn record is trained again
+    again = rs.main([*common, "--steps", "1000"])
+    assert "2 of 3 runs recorded, 1 to go" in capsys.readouterr().out
+    assert [r["heldout_mean"] for r in again["runs"]] == [r["heldout_mean"] for r in first["runs"]]
+    assert len(again["sittings_wall_s"]) == 2 and again["wall_s"] >= first["wall_s"]
+    longer = rs.main([*common, "--steps", "2000"])  # another budget: another key, nothing reused
+    assert "0 of 3 runs recorded, 3 to go" in capsys.readouterr().out and longer["config"]["steps"] == 2000
+
+
+def test_the_steps_ratio_is_seeded_and_counts_censored_runs_at_the_budget():
+    r = rs.bootstrap_ratio([400, 600, None], [100, 200, 300], budget=1000, seed=0)
+    assert r["ratio"] == round((400 + 600 + 1000) / 3 / 200, 3) and r["censored_num"] == 1
+    assert r["lo95"] <= r["ratio"] <= r["hi95"] and r == rs.bootstrap_ratio([400, 600, None], [100, 200, 300],
+                                                                             budget=1000, seed=0)
+    assert rs.bootstrap_ratio([100], [None, None], budget=1000)["ratio"] is None
 
 
 def test_bad_input_is_one_line(tmp_path, capsys):
