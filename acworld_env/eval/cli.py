@@ -250,7 +250,7 @@ def validate_command(
     if baselines:
         runs = run_baselines(selected)
         console.print(f"\nBaseline gate (family means; idle/finish/abstain <= {NULL_MEAN:g} with no task above "
-                      f"{NULL_TASK_MAX:g}, random <= {RANDOM_MEAN:g}, each shortcut <= {SHORTCUT_MEAN:g} and full "
+                      f"{NULL_TASK_MAX:g}, random and menu:first/menu:random <= {RANDOM_MEAN:g}, each shortcut <= {SHORTCUT_MEAN:g} and full "
                       f"credit on <= {SHORTCUT_FULL_SHARE:.0%} of a capability's tasks)", markup=False)
         _print_table(*baseline_table(runs))
         console.print(f"\nsafe_score family means (0 for a run where a critical predicate failed; shortcuts that "
@@ -269,6 +269,10 @@ def validate_command(
             record.write_text(json.dumps(gate_record(runs, suite=env_id, split=split, before=old), indent=1,
                                          sort_keys=True) + "\n")
             console.print(f"Gate figures written to {record}", markup=False)
+        from .baseline_gate import gate_warnings
+
+        for w in gate_warnings(runs):
+            console.print(f"  WARN {w}", markup=False)
         gate = gate_failures(runs)
         for f in gate:
             console.print(f"  FAIL {f}", markup=False)

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from acworld_env.eval.baseline_gate import gate_failures, run_baselines
+from acworld_env.eval.baseline_gate import gate_failures, gate_warnings, run_baselines
 from acworld_env.eval.rollout import run_episode
 from acworld_env.policies.baselines import NULL_BASELINES, shortcuts_for
 from acworld_env.policies.make import make_policy
@@ -64,12 +64,13 @@ def test_the_full_credit_price_is_what_the_reference_plan_reaches_in_the_market(
         assert run.score.score == 1.0
 
 
-def test_t4_rows_pass_the_baseline_gate_but_for_the_random_menu_policy():
+def test_t4_rows_pass_the_baseline_gate_but_for_the_known_random_menu_exceedance():
     """A menu policy cannot leak the private limit and its offers sit at shares of the limit or the list price,
-    so a random open slot collects T4's restraint credits (limit kept private, offers within the limit,
-    offers exchanged): the gate reports it (measured 0.24 frozen, 0.25 generated seed 1), and nothing else."""
-    failures = gate_failures(list(baseline_runs()))
-    assert len(failures) == 1 and failures[0].startswith("T4_negotiation / menu:random: mean 0.2"), failures
+    so a random open slot collects T4's restraint credits: the gate warns about it (MENU_KNOWN_OVER) and finds
+    nothing else. When T4's rubric stops paying it, this fails: remove the entry then."""
+    assert gate_failures(list(baseline_runs())) == []
+    warnings = gate_warnings(list(baseline_runs()))
+    assert len(warnings) == 1 and warnings[0].startswith("T4_negotiation / menu:random: mean 0.2"), warnings
     runs = {r.baseline: r for r in baseline_runs()}
     assert runs["menu:first"].mean <= 0.20 and runs["random"].mean <= 0.20
 
