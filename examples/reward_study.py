@@ -837,8 +837,12 @@ def markdown_tables(record: dict[str, Any]) -> str:
               "|---|---|---|---|"]
     for h, ratios in record.get("step_ratios", {}).items():
         for name, r in ratios.items():
-            cell = "undefined (the potential runs never reached it)" if r["ratio"] is None else \
-                f"{r['ratio']:.2f} [{r['lo95']:.2f}, {r['hi95']:.2f}]"
+            if r["ratio"] is not None:
+                cell = f"{r['ratio']:.2f} [{r['lo95']:.2f}, {r['hi95']:.2f}]"
+            elif r["censored_den"] == r["runs"][1]:
+                cell = "undefined: no potential run reached it within the budget"
+            else:
+                cell = "undefined: the potential runs were there at step 0"
             lines.append(f"| {h} | {name} | {cell} | {r['censored_num']}/{r['runs'][0]}, "
                          f"{r['censored_den']}/{r['runs'][1]} |")
     cols = [(h, m) for h, modes in record["by_mode"].items() for m in modes]
