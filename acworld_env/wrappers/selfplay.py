@@ -122,19 +122,19 @@ class SelfPlayMenu(gymnasium.Env):
 
     def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         """The learner's slot; then the others act; the learner's reward since its last step."""
-        assert self.learner is not None, "call reset() first"
+        if self.learner is None:
+            raise RuntimeError("call reset() first")
         if self.over:
             raise RuntimeError("the episode is over: call reset()")
-        self._reward = 0.0
         self.aec.step(int(action))
         self._note(self.learner)
         obs, over = self._advance()
         self._last_obs, self.over = obs, over
-        learner = self.learner
+        reward, self._reward = self._reward, 0.0  # what the others earned it before its first move counts here too
         if over:
             info = dict(self._final_info)
-            return obs, self._reward, not info.get("truncated", False), bool(info.get("truncated", False)), info
-        return obs, self._reward, False, False, dict(self.raw.infos[learner])
+            return obs, reward, not info.get("truncated", False), bool(info.get("truncated", False)), info
+        return obs, reward, False, False, dict(self.raw.infos[self.learner])
 
     def action_masks(self) -> np.ndarray:
         """The learner's current mask (the sb3-contrib convention)."""
