@@ -87,7 +87,7 @@ class Settings:
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-QUICK = Settings(rounds=2, round_steps=768, checkpoint_every=1, exploit_steps=768, train_seeds=(2, 3))
+QUICK = Settings(rounds=2, round_steps=1536, checkpoint_every=2, exploit_steps=256, train_seeds=(2, 3))
 
 
 # -- policies ------------------------------------------------------------------------------------
@@ -383,6 +383,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--exploit-steps", type=int, default=Settings.exploit_steps)
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--resume", default=None, help="the run folder (default .study/<out stem>)")
+    p.add_argument("--policies", default=None, help="where the final policies of the first seed are kept, with "
+                   "sidecars (default baselines/policies; with --quick, beside --out)")
     p.add_argument("--quick", action="store_true", help="one seed, scratch, two short rounds (<= 3 min)")
     p.add_argument("--no-plot", action="store_true")
     return p.parse_args(argv)
@@ -429,6 +431,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     walls = rs._sittings(folder, sitting, time.perf_counter() - started)
     record = summarise(runs=list(runs.values()), exploits=exploits, crossplay=crossplay, settings=settings,
                        seeds=seeds, inits=inits)
+    kept = keep_policies(record, folder, Path(args.policies) if args.policies else
+                         (out.parent / "policies" if args.quick else ROOT / "baselines" / "policies"))
+    record.update(policies=kept, checkpoint_sha256=_digests(folder, record["runs"]))
     record.update(command="python examples/selfplay_study.py " + " ".join(argv if argv is not None else sys.argv[1:]),
                   run_folder=str(folder), wall_s=round(sum(walls), 1), sittings_wall_s=[round(w, 1) for w in walls],
                   learner=rs.learner_version(SOURCES[0]))
@@ -439,6 +444,49 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         plot_crossplay(record, out.with_name(out.stem + "_crossplay.png"))
     print(markdown(record))
     return record
+
+
+def keep_policies(record: dict[str, Any], folder: Path, where: Path) -> list[dict[str, Any]]:
+    """Copy each init's final Buyer and Merchant of its first seed to ``where`` as ``selfplay-<init>-<role>.npz``
+    with the sidecar ``acworld eval --policy sb3:PATH`` reads; what each scored (held-out, greedy)."""
+    import shutil
+
+    from acworld_env.wrappers.slot_scorer import ARCHITECTURE, slot_signature
+    from acworld_env.wrappers.trained import write_sidecar
+
+    where.mkdir(parents=True, exist_ok=True)
+    kept = []
+    for init in record["config"]["inits"]:
+        run = min((r for r in record["runs"] if r["init"] == init), key=lambda r: r["seed"])
+        for role in ROLES:
+            path = where / f"selfplay-{init}-{role}.npz"
+            tmp = path.with_name(path.name + ".part")
+            shutil.copyfile(folder / run["checkpoints"][role][-1], tmp)
+            os.replace(tmp, path)
+            write_sidecar(path, hints=HINTS, featuriser=sl.FEATURISER, net_arch=[sl.HIDDEN], activation="tanh",
+                          algorithm="slot-scorer PPO, self-play", extra={
+                              "architecture": ARCHITECTURE, "slots": slot_signature(), "bc": run.get("bc"),
+                              "selfplay": {"init": init, "seed": run["seed"], "role": role, "run": run["name"]}})
+            final = run["curve"][-1]
+            kept.append({"path": _shown(path), "init": init, "seed": run["seed"], "role": role,
+                         "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
+                         "heldout_vs_scripted": final[f"{role}_vs_scripted"]["score"],
+                         "heldout_vs_each_other": final["vs_each_other"][role]["score"]})
+    return kept
+
+
+def _shown(path: Path) -> str:
+    """``path`` relative to the repository when it lies inside it."""
+    try:
+        return str(path.resolve().relative_to(ROOT))
+    except ValueError:
+        return str(path)
+
+
+def _digests(folder: Path, runs: list[dict[str, Any]]) -> dict[str, str]:
+    """SHA-256 of every checkpoint file the study's figures were measured on."""
+    return {name: hashlib.sha256((folder / name).read_bytes()).hexdigest()
+            for r in runs for role in ROLES for name in r["checkpoints"][role]}
 
 
 def _line(point: dict[str, Any]) -> str:
