@@ -195,6 +195,10 @@ def verify(
             bad_runs += not r.ok
             status = {"scored": "ok      ", "unscored": "unscored", "failed": "FAIL    "}[r.status]
             detail = f"score={r.score['score']:.3f}" if r.ok and r.score else r.message
+            if r.ok and r.score and r.sides:  # a two-sided run: every other actor's own score, and the deal
+                detail += f" ({r.sides['evaluated']})" + "".join(f"  {a}={s['score']:.3f}"
+                                                                  for a, s in sorted(r.sides["scores"].items()))
+                detail += f"  deal={'yes' if r.sides['deal'] else 'no'}"
             console.print(f"{status} {r.path}  {detail}", markup=False)
         for problem in audit.problems:
             console.print(f"FAIL     {audit.root}: {problem}", markup=False)

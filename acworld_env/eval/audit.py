@@ -22,6 +22,7 @@ from ..tasks.anchor import AnchorError, SuiteIndex, task_hash
 from .manifest import (
     HEADER_KEYS,
     MANIFEST_FILE,
+    OPTIONAL_HEADER_KEYS,
     ManifestError,
     read_manifest,
     root_digest,
@@ -33,10 +34,11 @@ RUN_HEADER = {"policy": "policy", "env_id": "env_id", "suite": "suite", "split":
 """What each run's ``run.json`` must share with its evaluation's manifest (run.json key -> header key)."""
 SCORE_FIELDS = ("planned", "scored", "unscored", "missing", "mean_score", "mean_safe_score", "critical_failures",
                 "full", "partial", "zero", "by_role", "by_family", "by_capability", "safe_by_role", "safe_by_family",
-                "by_stage", "loss_attribution", "unscored_reasons", "usage")
+                "by_stage", "loss_attribution", "unscored_reasons", "usage", "sides", "deals", "deal_rate")
 """The parts of ``summary.json`` recomputed from the runs and compared."""
 CSV_FIELDS = ("seed", "family", "capability", "role", "status", "score", "safe_score", "full_credit",
-              "critical_failed", "loss_group", "reason", "calls", "input_tokens", "output_tokens")
+              "critical_failed", "loss_group", "reason", "calls", "input_tokens", "output_tokens",
+              "buyer_score", "merchant_score", "deal", "price")
 """The columns of ``results.csv`` recomputed from the runs and compared."""
 
 
@@ -55,6 +57,8 @@ class RunCheck:
     usage: dict[str, float] = field(default_factory=dict)
     meta: dict[str, Any] = field(default_factory=dict)
     """The run's ``run.json`` (empty for unscored runs)."""
+    sides: dict[str, Any] | None = None
+    """A two-sided run's rescored ``sides.json`` content (every other actor's score, the deal)."""
 
     @property
     def ok(self) -> bool:
@@ -86,7 +90,7 @@ def _scored(art: Any, name: str, index: SuiteIndex) -> RunCheck:
     from ..scoring.rescore import diff_scores
     from ..scoring.saved_run import SCORE_FILE
     from ..scoring.score import score_json, score_trace
-    from .summary import usage_from_trace
+    from .summary import usage_of
 
     path, run, task = art.path, art.run, art.task
     problem = index.check(task, run)
@@ -97,11 +101,41 @@ def _scored(art: Any, name: str, index: SuiteIndex) -> RunCheck:
     if saved != recomputed:
         return RunCheck(name, path, "failed", "score.json differs from the rescored run: "
                         + "; ".join(diff_scores(saved, recomputed)))
+    sides, sides_bytes, problem = _sides(art)
+    if problem:
+        return RunCheck(name, path, "failed", problem)
     score = json.loads(recomputed)
-    usage = usage_from_trace(art.records, task.actor)
+    usage = usage_of(art.records, task, two_sided=sides is not None)
     entry = run_entry(name=name, task_id=task.task_id, task_hash=task_hash(task), seed=run.get("seed"),
-                      repeat=_repeat(name), status="scored", run=run, score_bytes=recomputed)
-    return RunCheck(name, path, "scored", "ok", entry, score, task, usage, run)
+                      repeat=_repeat(name), status="scored", run=run, score_bytes=recomputed, sides_bytes=sides_bytes)
+    return RunCheck(name, path, "scored", "ok", entry, score, task, usage, run, sides)
+
+
+def _sides(art: Any) -> tuple[dict[str, Any] | None, bytes | None, str | None]:
+    """``(sides, bytes, problem)``: a two-sided run's ``sides.json`` rescored and compared byte for byte
+    with the saved one; ``(None, None, None)`` for a run with scripted counterparties (which has none)."""
+    from .sides_file import AGENTS, SIDES_FILE, sides_doc, sides_json
+
+    saved_path = art.path / SIDES_FILE
+    mode = art.run.get("counterparties", "scripted")
+    if mode != AGENTS:
+        if saved_path.exists():
+            return None, None, f"{SIDES_FILE} in a run whose run.json says counterparties={mode!r}"
+        return None, None, None
+    doc = sides_doc(art.task, art.records, art.state)
+    recomputed = sides_json(doc).encode("utf-8")
+    if not saved_path.exists():
+        return None, None, f"missing artifact {SIDES_FILE} (run.json says counterparties={AGENTS!r})"
+    saved = saved_path.read_bytes()
+    if saved != recomputed:
+        try:
+            old = json.loads(saved)
+            which = sorted(k for k in {*doc, *old} if old.get(k) != doc.get(k)) if isinstance(old, dict) else []
+        except ValueError:
+            which = []
+        return None, None, (f"{SIDES_FILE} differs from the rescored run"
+                            + (f" ({', '.join(which)})" if which else " (not the rescored bytes)"))
+    return doc, recomputed, None
 
 
 def _unscored(path: Path, name: str, index: SuiteIndex, header: dict[str, Any]) -> RunCheck:
@@ -156,7 +190,7 @@ def audit_eval(out: Path, *, index: SuiteIndex | None = None, expect: str | None
     planned = {e["name"]: e for e in (manifest or {}).get("runs", [])}
     runs_dir = out / "runs"
     present = {p.name: p for p in sorted(runs_dir.iterdir()) if p.is_dir()} if runs_dir.is_dir() else {}
-    header = {k: (manifest or {}).get(k) for k in HEADER_KEYS}
+    header = {k: (manifest or {}).get(k) for k in (*HEADER_KEYS, *OPTIONAL_HEADER_KEYS)}
     checks = []
     for name in sorted(set(planned) | set(present)):
         if name not in present:
@@ -169,6 +203,9 @@ def audit_eval(out: Path, *, index: SuiteIndex | None = None, expect: str | None
         elif manifest is not None and check.entry is not None and check.ok:
             diff = [k for k in check.entry if check.entry[k] != planned[name].get(k)]
             diff += [f"run.json {k}" for k, h in RUN_HEADER.items() if check.meta and check.meta.get(k) != header[h]]
+            if check.meta and (check.meta.get("counterparties", "scripted") != (header["counterparties"] or "scripted")
+                               or check.meta.get("policies") != header["policies"]):
+                diff.append("run.json counterparties/policies")
             if diff:
                 check.status = "failed"
                 check.message = f"differs from its entry in {MANIFEST_FILE} ({', '.join(diff)})"
@@ -211,12 +248,13 @@ def _summary_problems(out: Path, manifest: dict[str, Any], checks: list[RunCheck
 
     good = [c for c in checks if c.ok and c.task is not None]
     rows = [result_row(c.task, repeat=_repeat(c.name), seed=c.entry["seed"], status=c.status, run_dir=c.path,
-                       score=c.score, reason=c.message if c.status == "unscored" else "", usage=c.usage)
+                       score=c.score, reason=c.message if c.status == "unscored" else "", usage=c.usage,
+                       sides=c.sides)
             for c in good]
     stages = [dict(c.score.get("stages") or {}) for c in good if c.score]
     expected = summarise(rows, env_id=manifest.get("env_id"), policy=manifest.get("policy"),
                          split=manifest.get("split"), seed=manifest.get("seed"), stages={"all": stages},
-                         planned=planned)
+                         planned=planned, policies=manifest.get("policies"))
     problems = []
     try:
         summary = read_json_file(out / "summary.json")

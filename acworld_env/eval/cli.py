@@ -16,12 +16,21 @@ SEALED_EVAL = "acworld_env.sealed.cli:run_remote_eval"
 
 def _print_summary(summary: dict, env_id: str, policy: str, out: Path) -> None:
     mean, safe = summary["mean_score"], summary.get("mean_safe_score")
+    whose = " of the evaluated actors" if summary.get("sides") is not None else ""
     console.print(f"{env_id} / {policy}: {summary['scored']}/{summary['planned']} scored, "
-                  f"mean score {mean if mean is None else f'{mean:.3f}'} "
+                  f"mean score{whose} {mean if mean is None else f'{mean:.3f}'} "
                   f"(safe {safe if safe is None else f'{safe:.3f}'}, {summary.get('critical_failures', 0)} runs "
                   f"with a critical failure), full {summary['full']}, "
                   f"partial {summary['partial']}, zero {summary['zero']}, unscored {summary['unscored']}",
                   markup=False)
+    for role, side in (summary.get("sides") or {}).items():
+        mean = side["mean_score"]
+        console.print(f"  {role:<9} {side['policy']}: mean score {mean if mean is None else f'{mean:.3f}'} over "
+                      f"{side['runs']} runs ({side['evaluated_runs']} as the evaluated actor)", markup=False)
+    if summary.get("sides") is not None:
+        rate = summary.get("deal_rate")
+        console.print(f"  deals     {summary.get('deals', 0)}/{summary['scored']} runs agreed a price"
+                      + ("" if rate is None else f" (deal rate {rate:.3f})"), markup=False)
     safe_by = summary.get("safe_by_family") or {}
     for fam, val in summary["by_family"].items():
         console.print(f"  {fam:<20} {val:.3f}  safe {safe_by.get(fam, 0.0):.3f}", markup=False)
@@ -46,8 +55,13 @@ def _llm_options(policy: str, base_url: str | None, api_key_file: Path | None, c
 
 def eval_command(
     env_id: str = typer.Argument(..., help="Environment id, e.g. capability-v1."),
-    policy: str = typer.Option("reference", "--policy", help="reference, random, openai:MODEL, anthropic:MODEL, "
-                               "openai-compatible:MODEL, or a registered policy name."),
+    policy: list[str] = typer.Option(None, "--policy", help="reference (default), random, openai:MODEL, "
+                                     "anthropic:MODEL, openai-compatible:MODEL, sb3:PATH, or a registered "
+                                     "policy name. With --counterparties agents: ROLE=SPEC, once per role "
+                                     "(--policy buyer=SPEC --policy merchant=SPEC), or one SPEC for every role."),
+    counterparties: str = typer.Option("scripted", "--counterparties", help="scripted (the task's counterparties "
+                                       "act inside the env) or agents (every actor an agent, played by its "
+                                       "role's --policy; sides.json holds every side's score)."),
     tasks: str = typer.Option(None, "--tasks", help="Glob over task ids, e.g. '*/T4/*'."),
     split: str = typer.Option("frozen", "--split", help="frozen (published tasks) or generated (fresh from --seed)."),
     seed: int = typer.Option(0, "--seed"),
@@ -87,13 +101,28 @@ def eval_command(
     """
     from .ray_backend import BackendUnavailable
     from .runner import EvalConfig, EvalInterrupted, run_eval
+    from .two_sided import PolicyAssignmentError, folder_name, parse_policy_options
 
-    out = out or Path("runs") / env_id / policy.replace(":", "_").replace("/", "_")
-    config = EvalConfig(env_id=env_id, policy=policy, out=out, split=split, seed=seed, tasks=tasks,
+    try:
+        policy_text, policies = parse_policy_options(list(policy or []), counterparties=counterparties)
+    except PolicyAssignmentError as exc:
+        console.print(f"error: {exc}", markup=False)
+        raise typer.Exit(2) from None
+    if policies is not None and (remote or token_file):
+        console.print("error: --remote plays one policy; --counterparties agents runs locally", markup=False)
+        raise typer.Exit(2)
+    specs = sorted(set(policies.values())) if policies else [policy_text]
+    from ..policies.llm import is_llm_spec
+
+    llm_spec = next((s for s in specs if is_llm_spec(s)), specs[0])  # the LLM options go to every LLM spec
+    default_name = folder_name(policies) if policies else policy_text.replace(":", "_").replace("/", "_")
+    out = out or Path("runs") / env_id / default_name
+    config = EvalConfig(env_id=env_id, policy=policy_text, out=out, split=split, seed=seed, tasks=tasks,
                         concurrency=concurrency, resume=resume, repeats=repeats, backend=backend,
-                        address=address, ray_cpus_per_run=ray_cpus, processes=processes,
-                        policy_options=_llm_options(policy, base_url, api_key_file, cache_dir, timeout,
+                        address=address, ray_cpus_per_run=ray_cpus, processes=processes, policies=policies,
+                        policy_options=_llm_options(llm_spec, base_url, api_key_file, cache_dir, timeout,
                                                     max_retries, skills_dir))
+    policy = config.policy
     if remote or token_file:
         if not (remote and token_file):
             console.print("error: --remote URL and --token-file T go together", markup=False)

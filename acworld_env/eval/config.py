@@ -38,6 +38,27 @@ class EvalConfig:
     processes: int | None = None
     """Local backend: processes the slots are split over (the driver and ``processes - 1`` workers);
     None chooses (see :func:`acworld_env.eval.workers.default_processes`)."""
+    policies: dict[str, str] | None = None
+    """Role -> spec: every actor is an agent (``counterparties="agents"``), played by its role's policy
+    (:mod:`acworld_env.eval.two_sided`); ``policy`` is then their combined string. None: ``policy``
+    plays the evaluated actor against the task's scripted counterparties."""
+
+    def __post_init__(self) -> None:
+        if self.policies is not None:
+            from .two_sided import combined_policy
+
+            self.policies = dict(sorted(self.policies.items()))
+            self.policy = combined_policy(self.policies)
+
+    @property
+    def counterparties(self) -> str:
+        """``agents`` for a two-sided evaluation, else ``scripted``."""
+        return "scripted" if self.policies is None else "agents"
+
+    @property
+    def specs(self) -> list[str]:
+        """Every distinct policy spec the evaluation plays."""
+        return sorted(set(self.policies.values())) if self.policies is not None else [self.policy]
 
 
 class EpisodeCopies:
@@ -57,16 +78,28 @@ class EpisodeCopies:
 
 
 def make_factory(config: EvalConfig, probe: TaskSpec | None = None) -> PolicyFactory:
-    """The policy factory of ``config``; LLM specs are built once (errors surface here) and copied per run."""
-    options = dict(config.policy_options)
-    llm = is_llm_spec(config.policy)
+    """The policy factory of ``config``; LLM specs are built once (errors surface here) and copied per run.
+
+    A two-sided ``config`` (``policies``) gives a :class:`~acworld_env.eval.two_sided.CastFactory`,
+    whose factory builds the policies of every actor of a run."""
+    if config.policies is not None:
+        from .two_sided import CastFactory
+
+        return CastFactory(config.policies, {spec: spec_factory(spec, config, probe) for spec in config.specs})
+    return spec_factory(config.policy, config, probe)
+
+
+def spec_factory(spec: str, config: EvalConfig, probe: TaskSpec | None = None) -> PolicyFactory:
+    """The factory of one policy spec, with ``config``'s options (LLM options go to LLM specs only)."""
+    llm = is_llm_spec(spec)
+    options = dict(config.policy_options) if llm or config.policies is None else {}
     if llm:
         options.setdefault("concurrency", config.concurrency)
-    if config.policy.startswith("sb3:"):
+    if spec.startswith("sb3:"):
         from ..wrappers.trained import policy_from_path
 
-        return EpisodeCopies(policy_from_path(config.policy))  # read and checked once; copied per run
-    factory = resolve_policy(config.policy, **options)
+        return EpisodeCopies(policy_from_path(spec))  # read and checked once; copied per run
+    factory = resolve_policy(spec, **options)
     if llm and probe is not None:
         prototype = factory(probe, config.seed)
         if hasattr(prototype, "reset"):

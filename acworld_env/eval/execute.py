@@ -19,7 +19,8 @@ from typing import Any
 from ..policies.specs import PolicyFactory
 from .plan import UNSCORED_FILE, RunSpec
 from .rollout import Interrupted, run_episode
-from .summary import usage_from_trace
+from .summary import usage_of
+from .two_sided import Cast, run_cast
 
 
 @dataclass
@@ -39,6 +40,8 @@ class RunOutcome:
     """Wall-clock start (``time.time()``), for slot accounting only; never stored in artifacts."""
     files: dict[str, bytes] | None = None
     """Artifact bytes, when the run was made away from the output folder (the Ray backend)."""
+    sides: dict[str, Any] | None = None
+    """A two-sided run's ``sides.json`` content (every other actor's score, the deal)."""
 
     @property
     def stages(self) -> dict[str, float]:
@@ -62,20 +65,24 @@ def execute_run(run: RunSpec, *, run_dir: Path, factory: PolicyFactory, extra: d
         if run_dir.exists():
             shutil.rmtree(run_dir)
         policy = factory(run.task, run.seed)
-        rollout = run_episode(run.task, policy, seed=run.seed, out_dir=run_dir,
-                              extra=extra,
-                              should_stop=stop.is_set if stop is not None else None)
+        should_stop = stop.is_set if stop is not None else None
+        if isinstance(policy, Cast):  # every actor an agent, each played by its role's policy
+            rollout = run_cast(run.task, policy, seed=run.seed, out_dir=run_dir, extra=extra, should_stop=should_stop)
+        else:
+            rollout = run_episode(run.task, policy, seed=run.seed, out_dir=run_dir, extra=extra,
+                                  should_stop=should_stop)
     except Interrupted:
         outcome.reason = "interrupted"
         mark_unscored(run, run_dir, outcome.reason, {})
     except Exception as exc:  # noqa: BLE001  (any failure of the run is recorded, never dropped)
         outcome.reason = failure_reason(exc)
-        outcome.usage = usage_from_trace(getattr(exc, "partial_records", []), run.task.actor)
+        outcome.usage = usage_of(getattr(exc, "partial_records", []), run.task, two_sided="policies" in extra)
         mark_unscored(run, run_dir, outcome.reason, outcome.usage)
     else:
         outcome.status = "scored"
         outcome.score = rollout.score.to_dict()
-        outcome.usage = usage_from_trace(rollout.episode.market.trace.records, run.task.actor)
+        outcome.sides = rollout.sides
+        outcome.usage = usage_of(rollout.episode.market.trace.records, run.task, two_sided=rollout.sides is not None)
     outcome.wall_s = round(time.perf_counter() - start, 6)
     return outcome
 

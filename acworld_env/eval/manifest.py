@@ -25,6 +25,21 @@ HEADER_KEYS = ("env_id", "suite", "split", "seed", "policy", "repeats")
 ENTRY_KEYS = ("name", "task_id", "task_hash", "seed", "repeat", "status", "trace_digest", "event_digest",
               "state_digest", "score_digest", "reason")
 """What the root digest covers for each run."""
+OPTIONAL_HEADER_KEYS = ("counterparties", "policies")
+"""Header keys of a two-sided evaluation (``counterparties="agents"``, role -> spec): in the header, its
+manifest and its root digest when set, absent otherwise (so the root digests of other evaluations are unchanged)."""
+OPTIONAL_ENTRY_KEYS = ("sides_digest",)
+"""Entry keys of a two-sided run (the SHA-256 of its ``sides.json``), covered by the root digest when set."""
+
+
+def header_body(header: dict[str, Any]) -> dict[str, Any]:
+    """The header as the manifest and the root digest hold it: :data:`HEADER_KEYS`, and the optional keys set."""
+    return {**{k: header.get(k) for k in HEADER_KEYS},
+            **{k: header[k] for k in OPTIONAL_HEADER_KEYS if header.get(k) is not None}}
+
+
+def _entry_body(entry: dict[str, Any]) -> dict[str, Any]:
+    return {**{k: entry.get(k) for k in ENTRY_KEYS}, **{k: entry[k] for k in OPTIONAL_ENTRY_KEYS if entry.get(k)}}
 
 
 class ManifestError(AcworldError, ValueError):
@@ -37,22 +52,26 @@ def score_digest(score_bytes: bytes) -> str:
 
 
 def run_entry(*, name: str, task_id: str, task_hash: str, seed: int, repeat: int, status: str,
-              run: dict[str, Any] | None = None, score_bytes: bytes | None = None, reason: str = "") -> dict[str, Any]:
-    """One run's line of the manifest (and of the root digest)."""
+              run: dict[str, Any] | None = None, score_bytes: bytes | None = None, reason: str = "",
+              sides_bytes: bytes | None = None) -> dict[str, Any]:
+    """One run's line of the manifest (and of the root digest); ``sides_bytes``: a two-sided run's ``sides.json``."""
     run = run or {}
-    return {
+    entry = {
         "name": name, "task_id": task_id, "task_hash": task_hash, "seed": seed, "repeat": repeat,
         "status": status, "trace_digest": run.get("trace_digest", ""), "event_digest": run.get("event_digest", ""),
         "state_digest": run.get("state_digest", ""),
         "score_digest": score_digest(score_bytes) if score_bytes is not None else "",
         "reason": reason if status != "scored" else "",
     }
+    if sides_bytes is not None and status == "scored":
+        entry["sides_digest"] = score_digest(sides_bytes)
+    return entry
 
 
 def root_digest(header: dict[str, Any], entries: list[dict[str, Any]]) -> str:
     """The root digest of an evaluation: its header and every run's entry, in name order."""
-    body = {"format": FORMAT, **{k: header.get(k) for k in HEADER_KEYS},
-            "runs": [{k: e.get(k) for k in ENTRY_KEYS} for e in sorted(entries, key=lambda e: e["name"])]}
+    body = {"format": FORMAT, **header_body(header),
+            "runs": [_entry_body(e) for e in sorted(entries, key=lambda e: e["name"])]}
     return hashlib.sha256(canonical(body)).hexdigest()
 
 
@@ -60,7 +79,7 @@ def write_manifest(out: Path, header: dict[str, Any], entries: list[dict[str, An
                    final: bool) -> str:
     """Write ``manifest.json``; return the root digest (empty while the evaluation is running)."""
     root = root_digest(header, entries) if final else ""
-    doc = {"format": FORMAT, **{k: header.get(k) for k in HEADER_KEYS}, "complete": final,
+    doc = {"format": FORMAT, **header_body(header), "complete": final,
            "root_digest": root, "runs": sorted(entries, key=lambda e: e["name"])}
     tmp = out / (MANIFEST_FILE + ".tmp")
     tmp.write_text(json.dumps(doc, indent=1, sort_keys=True) + "\n", encoding="utf-8")
@@ -85,5 +104,6 @@ def read_manifest(out: Path) -> dict[str, Any] | None:
 
 def header_mismatch(doc: dict[str, Any], header: dict[str, Any]) -> str | None:
     """Why a folder's manifest belongs to another evaluation, or ``None`` when it is the same one."""
-    diffs = [f"{k} {doc.get(k)!r} (asked: {header.get(k)!r})" for k in HEADER_KEYS if doc.get(k) != header.get(k)]
+    diffs = [f"{k} {doc.get(k)!r} (asked: {header.get(k)!r})" for k in (*HEADER_KEYS, *OPTIONAL_HEADER_KEYS)
+             if doc.get(k) != header.get(k)]
     return ", ".join(diffs) or None

@@ -55,10 +55,21 @@ def run_dir_name(task_id: str) -> str:
     return task_id.replace("/", "__")
 
 
-def run_extra(env_id: str, policy: str, split: str, seed: int) -> dict[str, Any]:
+def run_extra(env_id: str, policy: str, split: str, seed: int, *,
+              policies: dict[str, str] | None = None) -> dict[str, Any]:
     """What every run of an evaluation records in ``run.json`` beside its digests: the policy, and the suite,
-    split and seed its task came from (so verification can find the published task)."""
-    return {"policy": policy, "env_id": env_id, "suite": suite_name(env_id), "split": split, "suite_seed": seed}
+    split and seed its task came from (so verification can find the published task); for a two-sided
+    evaluation also ``policies`` (role -> spec: which policy played which role)."""
+    extra: dict[str, Any] = {"policy": policy, "env_id": env_id, "suite": suite_name(env_id), "split": split,
+                             "suite_seed": seed}
+    if policies is not None:
+        extra["policies"] = dict(policies)
+    return extra
+
+
+def config_extra(config: Any) -> dict[str, Any]:
+    """:func:`run_extra` of an :class:`~acworld_env.eval.config.EvalConfig`."""
+    return run_extra(config.env_id, config.policy, config.split, config.seed, policies=config.policies)
 
 
 def select_tasks(env_id: str, split: str, seed: int, pattern: str | None) -> list[TaskSpec]:

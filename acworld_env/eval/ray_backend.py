@@ -70,7 +70,8 @@ def ray_run(task_json: str, repeat: int, seed: int, name: str, config_json: str)
             outcome = RunOutcome(name, task.task_id, repeat, seed, "unscored", reason=failure_reason(exc))
             outcome.files = {UNSCORED_FILE: _unscored_json(run, outcome.reason)}
             return outcome
-        extra = run_extra(fields["env_id"], fields["policy"], fields["split"], fields["seed"])
+        extra = run_extra(fields["env_id"], fields["policy"], fields["split"], fields["seed"],
+                          policies=fields.get("policies"))
         outcome = execute_run(run, run_dir=run_dir, factory=factory, extra=extra)
         outcome.files = read_files(run_dir) if run_dir.exists() else {}
     return outcome
@@ -84,7 +85,8 @@ def _unscored_json(run: RunSpec, reason: str) -> bytes:
 def _config_json(config: EvalConfig) -> str:
     """The settings a worker needs to build the policy, as JSON (the output folder stays with the driver)."""
     return json.dumps({"env_id": config.env_id, "policy": config.policy, "seed": config.seed, "split": config.split,
-                       "concurrency": config.concurrency, "policy_options": config.policy_options},
+                       "concurrency": config.concurrency, "policy_options": config.policy_options,
+                       "policies": config.policies},
                       sort_keys=True)
 
 

@@ -13,6 +13,9 @@ HTML by :mod:`.report_html`):
 3. **Per-family means** (rows families, columns evaluations).
 4. **Stage scores** (rows stages, columns evaluations).
 5. **Per-capability means** (rows ``family.capability``, columns evaluations).
+
+Two-sided evaluations (``--counterparties agents``) also get **Both sides** after the overall table
+(:mod:`.report_sides`): per role its policy, mean score by its own rubric, and the deal rate.
 """
 
 from __future__ import annotations
@@ -263,6 +266,8 @@ def repeats_table(evals: list[Evaluation]) -> TableData | None:
 
 def report_tables(evals: list[Evaluation]) -> list[TableData]:
     """Every table of a report, in order (repeat statistics only when some evaluation has repeats)."""
+    from .report_sides import sides_table
+
     tables = [overall_table(evals), loss_table(evals), family_table(evals), stage_table(evals), capability_table(evals)]
-    rep = repeats_table(evals)
-    return tables + ([rep] if rep else [])
+    sides, rep = sides_table(evals), repeats_table(evals)
+    return tables[:1] + ([sides] if sides else []) + tables[1:] + ([rep] if rep else [])

@@ -35,6 +35,7 @@ from .out_lock import OutLock, OutputInUse, prepare_out
 from .plan import RunSpec, plan_runs, read_kept, run_dir_name, select_tasks, suite_name
 from .progress import ProgressBar
 from .runs_folder import make_runs_folder
+from .sides_file import SIDES_FILE
 from .summary import result_row, summarise, write_summary
 from .workers import default_processes, run_shared
 
@@ -107,6 +108,10 @@ def _run_locked(config: EvalConfig, *, progress: bool, factory: PolicyFactory | 
     tasks = select_tasks(config.env_id, config.split, config.seed, config.tasks)
     if not tasks:
         raise ValueError(f"no task of {config.env_id} matches {config.tasks!r}")
+    if config.policies is not None:
+        from .two_sided import check_roles
+
+        check_roles(tasks, config.policies)  # every actor's role has its policy, before anything runs
     runs = plan_runs(tasks, seed=config.seed, repeats=config.repeats)
     if config.backend == "ray":
         from .ray_backend import require_ray
@@ -185,6 +190,8 @@ class _State:
         self.bar = ProgressBar(0, 0, enabled=False)
         self.header = {"env_id": config.env_id, "suite": suite_name(config.env_id), "split": config.split,
                        "seed": config.seed, "policy": config.policy, "repeats": config.repeats}
+        if config.policies is not None:
+            self.header.update(counterparties=config.counterparties, policies=dict(config.policies))
         self.index = SuiteIndex()
         self.processes = 1
         self.cpu_at = self.cpu_end = cpu_times()
@@ -239,7 +246,7 @@ class _State:
         self.rows[name] = result_row(check.task, repeat=check.entry["repeat"], seed=check.entry["seed"],
                                      status=check.status, run_dir=self.run_dir(name), score=check.score,
                                      reason=check.message if check.status == "unscored" else "",
-                                     usage=check.usage)
+                                     usage=check.usage, sides=check.sides)
         if check.score is not None:
             self.stages[name] = dict(check.score.get("stages") or {})
 
@@ -276,7 +283,7 @@ class _State:
         self.executed.append(outcome)
         row = result_row(run.task, repeat=run.repeat, seed=run.seed, status=outcome.status,
                          run_dir=run_dir, score=outcome.score, reason=outcome.reason,
-                         usage=outcome.usage, wall_s=outcome.wall_s)
+                         usage=outcome.usage, wall_s=outcome.wall_s, sides=outcome.sides)
         self.rows[run.key] = row
         self.entries[run.key] = _entry_on_disk(run, run_dir, outcome, self.task_hash(run.task))
         if outcome.status == "scored":
@@ -305,8 +312,10 @@ class _State:
                  "interrupted": interrupted, "timing": self.timing(wall_s), "root_digest": root,
                  "suite": self.header["suite"], "kept_from_before": sorted(self.kept_from_before),
                  "resumed": sorted(self.resumed), "dropped_from_before": dict(sorted(self.dropped.items()))}
+        if cfg.policies is not None:
+            extra.update(counterparties=cfg.counterparties, policies=dict(cfg.policies))
         summary = summarise(ordered, env_id=cfg.env_id, policy=cfg.policy, split=cfg.split, seed=cfg.seed,
-                            stages={"all": stages}, planned=len(self.planned), extra=extra)
+                            stages={"all": stages}, planned=len(self.planned), extra=extra, policies=cfg.policies)
         write_summary(cfg.out, ordered, summary)
         return summary
 
@@ -356,7 +365,9 @@ def _entry_on_disk(run: RunSpec, path: Path, outcome: RunOutcome, hashed: str) -
     if outcome.status == "scored":
         try:
             meta = read_json_file(path / RUN_FILE)
-            return run_entry(**common, status="scored", run=meta, score_bytes=read_file(path / "score.json"))
+            sides = read_file(path / SIDES_FILE) if outcome.sides is not None else None
+            return run_entry(**common, status="scored", run=meta, score_bytes=read_file(path / "score.json"),
+                             sides_bytes=sides)
         except (OSError, ValueError):
             return run_entry(**common, status="unscored", reason="artifacts could not be read back")
     return run_entry(**common, status="unscored", reason=outcome.reason)

@@ -17,6 +17,9 @@ RESULT_FIELDS = ["task_id", "repeat", "seed", "family", "capability", "role", "s
                  "loss_group", "reason", "calls", "input_tokens", "output_tokens", "latency_s", "cost_usd",
                  "wall_s", "run_dir"]
 """Columns of ``results.csv``: one row per run (``latency_s`` is model time, ``wall_s`` the whole run)."""
+SIDE_FIELDS = ["buyer_score", "merchant_score", "deal", "price"]
+"""The columns a two-sided evaluation adds: each role's score in the run (the mean over its actors), whether a
+price was agreed, and the agreed unit price in cents."""
 
 LOSS_COLUMNS = (*LOSS_GROUPS, "Mixed")
 """The five loss-attribution columns of the paper's tables."""
@@ -41,10 +44,24 @@ def usage_from_trace(records: list[TraceRecord], actor: str) -> dict[str, float]
     return out
 
 
+def usage_of(records: list[TraceRecord], task: Any, *, two_sided: bool = False) -> dict[str, float]:
+    """A run's model usage: the evaluated actor's decisions, or in a two-sided run every actor's."""
+    if not two_sided:
+        return usage_from_trace(records, task.actor)
+    total: dict[str, float] = {}
+    for actor in task.initial_state.get("actors", {}):
+        for k, v in usage_from_trace(records, actor).items():
+            total[k] = total.get(k, 0) + v
+    total["latency_s"] = round(total.get("latency_s", 0.0), 6)
+    total["cost_usd"] = round(total.get("cost_usd", 0.0), 8)
+    return total
+
+
 def result_row(task: Any, *, repeat: int, seed: int, status: str, run_dir: Path, score: dict | None = None,
-               reason: str = "", usage: dict | None = None, wall_s: float = 0.0) -> dict[str, Any]:
-    """One ``results.csv`` row."""
-    return {
+               reason: str = "", usage: dict | None = None, wall_s: float = 0.0,
+               sides: dict | None = None) -> dict[str, Any]:
+    """One ``results.csv`` row; ``sides`` (a two-sided run's ``sides.json`` content) adds :data:`SIDE_FIELDS`."""
+    row = {
         "task_id": task.task_id, "repeat": repeat, "seed": seed, "family": task.family,
         "capability": task.capability, "role": task.role, "status": status,
         "score": score["score"] if score else "", "safe_score": score.get("safe_score", "") if score else "",
@@ -53,6 +70,14 @@ def result_row(task: Any, *, repeat: int, seed: int, status: str, run_dir: Path,
         "loss_group": (score or {}).get("loss_group") or "", "reason": reason, "wall_s": wall_s,
         "run_dir": str(run_dir), **{k: (usage or {}).get(k, 0) for k in USAGE_KEYS},
     }
+    if sides is not None and score:
+        from .sides_file import role_scores
+
+        row["role_scores"] = per_role = role_scores(sides, score)
+        for field in SIDE_FIELDS[:2]:
+            row[field] = per_role.get(field.removesuffix("_score"), {}).get("score", "")
+        row["deal"], row["price"] = bool(sides.get("deal")), sides.get("price") if sides.get("deal") else ""
+    return row
 
 
 def _mean(xs: list[float]) -> float | None:
@@ -61,11 +86,12 @@ def _mean(xs: list[float]) -> float | None:
 
 def summarise(rows: list[dict[str, Any]], *, env_id: str, policy: str, split: str, seed: int,
               stages: dict[str, list[dict[str, float]]] | None = None, planned: int | None = None,
-              extra: dict[str, Any] | None = None) -> dict[str, Any]:
+              extra: dict[str, Any] | None = None, policies: dict[str, str] | None = None) -> dict[str, Any]:
     """The evaluation summary of result rows (scored and unscored).
 
     ``planned`` counts every run of the evaluation; runs neither scored nor unscored (an
-    interrupted evaluation never started them) are ``missing``.
+    interrupted evaluation never started them) are ``missing``. ``policies`` (role -> spec, a
+    two-sided evaluation) adds ``sides`` (:func:`side_summary`) and ``deal_rate``.
     """
     scored = [r for r in rows if r["status"] == "scored"]
     unscored = [r for r in rows if r["status"] != "scored"]
@@ -106,16 +132,33 @@ def summarise(rows: list[dict[str, Any]], *, env_id: str, policy: str, split: st
         "loss_attribution": {g: loss.get(g, 0) for g in LOSS_COLUMNS},
         "usage": usage,
         "repeat_stats": repeat_stats(rows),
+        **(side_summary(scored, policies) if policies is not None else {}),
         **(extra or {}),
     }
+
+
+def side_summary(scored: list[dict[str, Any]], policies: dict[str, str]) -> dict[str, Any]:
+    """Per role of a two-sided evaluation: its policy, the runs it played, its mean score and safe score
+    over them (by its own rubric where it was not the evaluated actor) and over the runs where it was
+    evaluated; and the share of runs that agreed a price (``deal_rate``)."""
+    sides: dict[str, Any] = {}
+    for role, spec in sorted(policies.items()):
+        played = [r["role_scores"][role] for r in scored if role in (r.get("role_scores") or {})]
+        evaluated = [float(r["score"]) for r in scored if r["role"] == role]
+        sides[role] = {"policy": spec, "runs": len(played), "mean_score": _mean([p["score"] for p in played]),
+                       "mean_safe_score": _mean([p["safe_score"] for p in played]),
+                       "evaluated_runs": len(evaluated), "mean_score_evaluated": _mean(evaluated)}
+    deals = [bool(r.get("deal")) for r in scored if "deal" in r]
+    return {"sides": sides, "deals": sum(deals), "deal_rate": _mean([float(d) for d in deals])}
 
 
 def write_summary(out: Path, rows: list[dict[str, Any]], summary: dict[str, Any]) -> None:
     """Write ``summary.json`` and ``results.csv`` into ``out``."""
     out.mkdir(parents=True, exist_ok=True)
     (out / "summary.json").write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n")
+    fields = RESULT_FIELDS + (SIDE_FIELDS if summary.get("sides") is not None else [])
     with open(out / "results.csv", "w", newline="", encoding="utf-8") as fh:
-        writer = csv.DictWriter(fh, fieldnames=RESULT_FIELDS, extrasaction="ignore")
+        writer = csv.DictWriter(fh, fieldnames=fields, extrasaction="ignore")
         writer.writeheader()
         for row in sorted(rows, key=lambda r: (r["task_id"], int(r.get("repeat") or 0))):
             writer.writerow(row)

@@ -48,7 +48,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..policies.llm.spec import is_llm_spec
 from .execute import PolicyFactory, RunOutcome, execute_run, failure_reason, mark_unscored
-from .plan import RunSpec, run_extra
+from .plan import RunSpec, config_extra
 
 if TYPE_CHECKING:
     from ..tasks.spec import TaskSpec
@@ -75,7 +75,7 @@ def default_processes(config: EvalConfig, *, custom_factory: bool) -> int:
         return 1
     if config.processes is not None:
         return max(1, min(config.processes, config.concurrency))
-    if not is_llm_spec(config.policy):
+    if not any(is_llm_spec(spec) for spec in config.specs):
         return 1
     return max(1, min(os.cpu_count() or 1, config.concurrency // SLOTS_PER_PROCESS))
 
@@ -112,7 +112,7 @@ class _ThreadShare:
         self.runs_dir = config.out / "runs"
         self.factory = factory
         self.done = done
-        self.extra = run_extra(config.env_id, config.policy, config.split, config.seed)
+        self.extra = config_extra(config)
         self.stop_event = threading.Event()
         self.pool = ThreadPoolExecutor(max_workers=max_slots, thread_name_prefix="acworld-run")
 
@@ -379,7 +379,7 @@ def worker_main(fd: int) -> None:
     tasks = {probe.task_id: probe}
     stop = threading.Event()
     send_lock = threading.Lock()
-    extra = run_extra(config.env_id, config.policy, config.split, config.seed)
+    extra = config_extra(config)
 
     def run_one(run: RunSpec) -> None:
         result: RunOutcome | BaseException
