@@ -32,6 +32,10 @@ LAZY_COMMANDS: dict[str, tuple[str, str]] = {
               "bearer credentials, OpenAPI at /docs."),
     "mcp": ("acworld_env.remote.cli:register", "One episode's VCP tools for the evaluated actor's role, as an MCP "
             "server (stdio or streamable HTTP)."),
+    "seats": ("acworld_env.remote.seat_cli:register", "Start a hosted episode with every actor an agent; write "
+              "each actor's credential to its own file."),
+    "play": ("acworld_env.remote.seat_cli:register", "Play one actor of a hosted episode with its own credential; "
+             "only its own view reaches this process."),
     "rescore": ("acworld_env.eval.scoring_cli:register", "Recompute every run's score from its artifacts alone; "
                 "it must equal the saved score.json byte for byte, with the published task (not merely the "
                 "task.json beside it). For an evaluation folder, summary.json, results.csv and the manifest "
@@ -47,6 +51,7 @@ LAZY_COMMANDS: dict[str, tuple[str, str]] = {
     "probe": ("acworld_env.eval.probe:register", "The sparse-World probe (paper Appendix K): registration, "
               "indexed search, settlement, reconstruction."),
     "catalog": ("acworld_env.catalog.cli:app", "Build, generate, inspect and search product catalogs."),
+    "card": ("acworld_env.card.cli:register", "Write the environment card from fresh measurements: env steps/s, start-up, sessions per server with p50/p99 step latency, determinism, the baseline gate, learnability (recorded studies), safety, suite counts."),
 }
 """Subcommands whose modules are imported only when one of them runs: name -> (``"module:attr"``: the
 function that adds it to a Typer app, or the Typer app of a command group; the one line ``acworld

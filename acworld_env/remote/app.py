@@ -90,6 +90,31 @@ def _body_pending(request: Request) -> bool:
     return "transfer-encoding" in request.headers or (length is not None and length.strip() not in ("", "0"))
 
 
+MAX_WAIT_S = 30.0
+"""The longest ``GET /v1/episodes/{id}?wait=S`` holds a request."""
+TURN_POLL_S = 0.002
+"""How often a waiting status request looks at the episode (a step runs on the same event loop)."""
+
+
+def wait_seconds(value: str | None) -> float:
+    """The ``wait`` query parameter: seconds from 0 to :data:`MAX_WAIT_S` (a 422 otherwise); 0 when absent."""
+    if value is None:
+        return 0.0
+    try:
+        wait = float(value)
+    except ValueError:
+        wait = -1.0
+    if not 0.0 <= wait <= MAX_WAIT_S:
+        raise RemoteError(422, "bad_request", f"wait must be a number of seconds from 0 to {MAX_WAIT_S:g}, not {value[:40]!r}")
+    return wait
+
+
+def turn_ready(ep: HostedEpisode, actor: str) -> bool:
+    """Whether a request waiting on ``actor``'s turn may be answered: its turn, it is out, or the episode ended."""
+    env = ep.env
+    return ep.summary is not None or actor not in env.agents or env.agent_selection == actor
+
+
 def _body_ref(name: str) -> dict[str, Any]:
     return {"requestBody": {"required": False, "content": {"application/json": {
         "schema": {"$ref": f"#/components/schemas/{name}"}}}}}
@@ -208,10 +233,21 @@ def create_app(host: Host | None = None, *, admin_token: str | None = None, bind
 
     @app.get(f"{API_PREFIX}/episodes/{{episode_id}}")
     async def status(episode_id: str, request: Request) -> Response:
-        """The episode's AEC state (as the credential may see it), status and refused requests."""
+        """The episode's AEC state (as the credential may see it), status and refused requests.
+
+        ``?wait=S`` (an actor credential, at most 30 s): answer once it is the actor's turn, the actor is out
+        of the episode, or the episode has ended, or after ``S`` seconds, whichever comes first (a process
+        playing one actor waits for its turn with one request instead of polling).
+        """
         ep, viewer = viewer_of(episode_id, request)
+        wait = wait_seconds(request.query_params.get("wait"))
+        if wait and viewer is not HOST:
+            deadline = asyncio.get_running_loop().time() + wait
+            while not turn_ready(ep, viewer) and asyncio.get_running_loop().time() < deadline:
+                await asyncio.sleep(TURN_POLL_S)
         state = visible_state(host.snapshot(ep), viewer)
-        return _json({**state, "reason": ep.reason, "summary": visible_summary(ep.summary, viewer), "audit": ep.audit})
+        return _json({**state, "actor": viewer, "reason": ep.reason, "summary": visible_summary(ep.summary, viewer),
+                      "audit": ep.audit})
 
     @app.get(f"{API_PREFIX}/episodes/{{episode_id}}/observation")
     async def observation(episode_id: str, request: Request) -> Response:

@@ -315,14 +315,37 @@ class Host:
                 "records": len(market.trace.records) if market else 0, "run_dir": None,
                 "refused_requests": list(ep.audit),
             }
+            sides = self._sides(ep) if scored else None
+            if sides is not None:  # every actor an agent: each side's own score, and the deal
+                summary.update(side_scores={a: s["score"] for a, s in sides["scores"].items()},
+                               deal=sides["deal"], price=sides["price"])
             if scored and self.runs_dir is not None and market is not None and score is not None and env.task:
                 from ..scoring import save_task_run
 
-                path = save_task_run(market, env.task, score, self.runs_dir / ep.episode_id, seed=env.episode_seed)
+                extra: dict[str, Any] = {}
+                if sides is not None:
+                    extra = {"counterparties": env.counterparties, "agents": dict(sides["roles"])}
+                path = save_task_run(market, env.task, score, self.runs_dir / ep.episode_id, seed=env.episode_seed,
+                                     **extra)
+                if sides is not None:
+                    from ..eval.two_sided import write_sides
+
+                    write_sides(path, sides)
                 summary["run_dir"] = str(path)
             ep.summary = summary
             if ep.host_env.current == ep.episode_id:
                 ep.host_env.current = None
+
+    @staticmethod
+    def _sides(ep: HostedEpisode) -> dict[str, Any] | None:
+        """``sides.json``'s content for an episode with every actor an agent (None otherwise)."""
+        env = ep.env
+        if env.counterparties != "agents" or env.task is None or env.episode is None:
+            return None
+        from ..eval.sides_file import sides_doc
+
+        market = env.episode.market
+        return sides_doc(env.task, market.trace.records, market.world.state)
 
     def drop_env(self, hosted: HostedEnv) -> None:
         """Forget an env and its episodes' credentials (after closing its open episode)."""

@@ -45,10 +45,16 @@ def visible_info(infos: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
 
 def visible_summary(summary: dict[str, Any] | None, viewer: Viewer) -> dict[str, Any] | None:
     """An ended episode's summary as ``viewer`` may read it: the same outcome for everyone, but the
-    run folder's server path only for the host (an actor gets the folder's name)."""
-    if summary is None or viewer is HOST or not summary.get("run_dir"):
+    run folder's server path only for the host (an actor gets the folder's name), and of
+    ``side_scores`` (every actor an agent: each non-evaluated actor's own score) an actor gets its own."""
+    if summary is None or viewer is HOST:
         return summary
-    return {**summary, "run_dir": PurePath(summary["run_dir"]).name}
+    out = dict(summary)
+    if out.get("run_dir"):
+        out["run_dir"] = PurePath(out["run_dir"]).name
+    if isinstance(out.get("side_scores"), dict):  # with every actor an agent: its own side's score only
+        out["side_scores"] = {a: v for a, v in out["side_scores"].items() if a == viewer}
+    return out
 
 
 def visible_global_state(env: Any, viewer: Viewer) -> list[float] | None:
