@@ -10,7 +10,7 @@ each paid by its own rubric (the evaluated actor by the task's predicates, the o
 Two independent slot-scoring learners (``examples/slot_learner.py``: the same network, cloning and PPO)
 play the two roles through :class:`~acworld_env.wrappers.selfplay.SelfPlayMenu`: each round the Buyer
 collects one PPO rollout against the Merchant's current (sampling) policy and updates, then the
-Merchant does the same against the Buyer's. Both start from cloning the T4 references (both roles'
+Merchant does the same against the Buyer's. Both start from cloning the references of all ten families (both roles'
 demonstrations, hints off) or from scratch; several seeds each.
 
 Evaluation, always greedy and on tasks no learner trained on (the held-out generated seed and the
@@ -91,8 +91,19 @@ QUICK = Settings(rounds=2, round_steps=1536, checkpoint_every=2, exploit_steps=2
 
 
 # -- policies ------------------------------------------------------------------------------------
+CLONE_FAMILIES: list[str] | None = None
+"""What the clone start imitates: every family's references (``None``), both roles, hints off. Cloning on T4's
+alone (1,667 steps of demonstration) underfits: 0.37 / 0.42 held-out against the scripted tactics as Buyer /
+Merchant, against 0.61 / 0.92 for the clone of all ten families (13,937 steps), which T4 self-play then tunes."""
+
+
+def start_key(init: str) -> str:
+    """What a run's start depends on beyond its seed (part of its record's key)."""
+    return f"clone:{CLONE_FAMILIES or 'all-families'}" if init == "clone" else init
+
+
 def new_learner(init: str, seed: int, settings: Settings) -> Any:
-    """A fresh slot learner: cloned on both roles' T4 references (hints off), or a random scorer."""
+    """A fresh slot learner: cloned on the training seeds' references (:data:`CLONE_FAMILIES`), or a random scorer."""
     import torch
 
     from acworld_env.wrappers.menu import n_features
@@ -102,7 +113,7 @@ def new_learner(init: str, seed: int, settings: Settings) -> Any:
     actor, critic = sl._modules(n_features(sl.FEATURISER))
     learner = sl.Learner(actor=actor, critic=critic, hints=HINTS)
     if init == "clone":
-        learner.bc_report = sl._cloned(learner, hints=HINTS, families=[FAMILY], seeds=list(settings.train_seeds),
+        learner.bc_report = sl._cloned(learner, hints=HINTS, families=CLONE_FAMILIES, seeds=list(settings.train_seeds),
                                        seed=seed, reward=REWARD)
     elif init != "scratch":
         raise SystemExit(f"init must be one of {INITS}, not {init!r}")
@@ -260,7 +271,7 @@ def run_selfplay(init: str, seed: int, settings: Settings, folder: str) -> dict[
 
     started = time.perf_counter()
     out = Path(folder)
-    name = f"run-{init}-s{seed}-{settings.key('run', init, seed)}"
+    name = f"run-{init}-s{seed}-{settings.key('run', start_key(init), seed)}"
     path = _record_path(out, name)
     if (done := _read(path, "final")) is not None:
         return done
@@ -308,7 +319,7 @@ def run_exploiter(init: str, seed: int, role: str, target: str, partner: str, se
 
     started = time.perf_counter()
     out = Path(folder)
-    name = f"exploit-{init}-s{seed}-{role}-{settings.key('exploit', init, seed, role, target)}"
+    name = f"exploit-{init}-s{seed}-{role}-{settings.key('exploit', start_key(init), seed, role, target)}"
     path = _record_path(out, name)
     if (done := _read(path, "gain")) is not None:
         return done
@@ -434,6 +445,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     kept = keep_policies(record, folder, Path(args.policies) if args.policies else
                          (out.parent / "policies" if args.quick else ROOT / "baselines" / "policies"))
     record.update(policies=kept, checkpoint_sha256=_digests(folder, record["runs"]))
+    if not args.quick and (market := market_record(MARKET_RECORD)) is not None:
+        record["market"] = market
     record.update(command="python examples/selfplay_study.py " + " ".join(argv if argv is not None else sys.argv[1:]),
                   run_folder=str(folder), wall_s=round(sum(walls), 1), sittings_wall_s=[round(w, 1) for w in walls],
                   learner=rs.learner_version(SOURCES[0]))
@@ -444,6 +457,23 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         plot_crossplay(record, out.with_name(out.stem + "_crossplay.png"))
     print(markdown(record))
     return record
+
+
+MARKET_RECORD = ROOT / "baselines" / "selfplay_market.json"
+"""The open-market learning study (``examples/market_learning.py``), embedded in the full record."""
+
+
+def market_record(path: Path) -> dict[str, Any] | None:
+    """The open-market study's curves, final figures and baselines (its per-run records stay in its own file,
+    named here with its digest), or None when it is not recorded."""
+    try:
+        data = path.read_bytes()
+        market = json.loads(data)
+    except (OSError, ValueError):
+        return None
+    keep = {k: market[k] for k in ("settings", "baselines", "curves", "final") if k in market}
+    return {"source": _shown(path), "sha256": hashlib.sha256(data).hexdigest(),
+            "command": "python examples/market_learning.py", **keep}
 
 
 def keep_policies(record: dict[str, Any], folder: Path, where: Path) -> list[dict[str, Any]]:

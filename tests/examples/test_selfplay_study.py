@@ -117,5 +117,7 @@ def test_the_recorded_study_has_its_seeds_checkpoints_and_reproducible_policies(
         runs = [r for r in record["runs"] if r["init"] == init]
         n = sum(len(r["checkpoints"]["buyer"]) for r in runs) + 1
         assert len(record["crossplay"][init]["buyer_score"]) == n
+    market = record["market"]
+    assert hashlib.sha256((ROOT / market["source"]).read_bytes()).hexdigest() == market["sha256"]
     buyer = next(p for p in record["policies"] if p["role"] == "buyer" and p["init"] == "clone")
     _check_kept(buyer, ROOT, tmp_path, record["config"]["heldout_seed"])
