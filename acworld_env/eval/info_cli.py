@@ -79,6 +79,10 @@ def policies_command() -> None:
     others = sorted(n for n in POLICIES if n not in {"idle", "finish", "abstain"})
     console.print(f"Task-internal policies (counterparties, references, mutations; usable by name): "
                   f"{', '.join(others)}", markup=False)
+    console.print("Two policies in one episode (every actor an agent): --counterparties agents --policy "
+                  "buyer=SPEC --policy merchant=SPEC; reference then plays the task's own plan for each actor "
+                  "(the reference plan of the evaluated one, the scripted tactic of the other). docs/two-policies.md",
+                  markup=False)
     shortcuts = [f"{fam}: {', '.join(sorted(names))}" for fam, names in sorted(SHORTCUTS.items())]
     if shortcuts:
         console.print("Shortcut scripts run by the baseline gate (acworld validate):\n  " + "\n  ".join(shortcuts),
