@@ -35,6 +35,19 @@ throughput, and the market code never runs on two threads at once. Building an e
 generate a split's tasks for seconds) runs outside it, as the HTTP market server builds envs in a
 worker thread while other episodes play."""
 _HOST: Host | None = None
+NAME = "acworld"
+DESCRIPTION = ("Agentic Commerce World: buyers and merchants transact in one market; rewards and per-predicate "
+               "credits from the verified trace.")
+
+
+def package_version() -> str:
+    """The installed acworld-env release (``0+unknown`` in a source tree that was never installed)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("acworld-env")
+    except PackageNotFoundError:
+        return "0+unknown"
 
 
 def shared_host() -> Host:
@@ -44,6 +57,14 @@ def shared_host() -> Host:
         if _HOST is None:
             _HOST = Host()
         return _HOST
+
+
+def session_episode(host: Host, session: str, *, path: str) -> tuple[HostedEpisode, str]:
+    """The episode and actor a reset's ``session`` credential names (:class:`RemoteError`
+    ``unknown_credential`` for one that names none); ``path`` is recorded with a refusal."""
+    episode_id = host.tokens.get(session, ("", ""))[0]
+    actor = host.authorize(episode_id, session, path=path)
+    return host.episode(episode_id), actor
 
 
 def action_payload(action: AcworldAction | dict[str, Any]) -> tuple[str, Any]:
@@ -167,9 +188,7 @@ class AcworldOpenEnv(Environment[AcworldAction, AcworldObservation, AcworldState
 
     def _target(self, session: str | None) -> tuple[HostedEpisode, str]:
         if session:
-            episode_id = self.host.tokens.get(session, ("", ""))[0]
-            actor = self.host.authorize(episode_id, session, path="openenv /step")
-            return self.host.episode(episode_id), actor
+            return session_episode(self.host, session, path="openenv /step")
         if self.episode is None or self.actor is None:
             raise RemoteError(409, "no_episode", "reset first (a plain-HTTP step sends the reset's `session`)")
         return self.episode, self.actor
@@ -223,17 +242,9 @@ class AcworldOpenEnv(Environment[AcworldAction, AcworldObservation, AcworldState
 
     def get_metadata(self) -> Any:
         """The name, description and version OpenEnv's ``/metadata`` serves."""
-        from importlib.metadata import PackageNotFoundError, version
-
         from openenv.core.env_server.types import EnvironmentMetadata
 
-        try:
-            release = version("acworld-env")
-        except PackageNotFoundError:  # a source tree that was never installed
-            release = "0+unknown"
-        return EnvironmentMetadata(name="acworld", version=release,
-                                   description="Agentic Commerce World: buyers and merchants transact in one market; "
-                                               "rewards and per-predicate credits from the verified trace.")
+        return EnvironmentMetadata(name=NAME, version=package_version(), description=DESCRIPTION)
 
     # -- lifetime -------------------------------------------------------------------------
     def _release(self) -> None:
