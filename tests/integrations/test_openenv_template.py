@@ -214,7 +214,13 @@ def test_schema_carries_the_wire_models(server_url: str) -> None:
     schema = httpx.get(f"{server_url}/schema", timeout=10).json()
     assert {"kind", "tool_name", "arguments", "type"} <= set(schema["action"]["properties"])
     assert {"credits", "stages", "score", "safe_score", "session", "validation"} <= set(schema["observation"]["properties"])
-    assert {"task_id", "actor", "score"} <= set(schema["state"]["properties"])
+    import inspect
+
+    from openenv.core.env_server.http_server import create_app
+
+    if "state_cls" in inspect.signature(create_app).parameters:  # openenv>=0.4 (openenv-core 0.3: the base State)
+        assert {"task_id", "actor", "score"} <= set(schema["state"]["properties"])
+    assert {"episode_id", "step_count"} <= set(schema["state"]["properties"])
 
 
 def test_mcp_answers_json_rpc_and_refuses_what_is_not(server_url: str) -> None:
