@@ -32,9 +32,9 @@ LAZY_COMMANDS: dict[str, tuple[str, str]] = {
               "bearer credentials, OpenAPI at /docs."),
     "mcp": ("acworld_env.remote.cli:register", "One episode's VCP tools for the evaluated actor's role, as an MCP "
             "server (stdio or streamable HTTP)."),
-    "seats": ("acworld_env.remote.seat_cli:register", "Start a hosted episode with every actor an agent; write "
+    "seats": ("acworld_env.eval.play_cli:register", "Start a hosted episode with every actor an agent; write "
               "each actor's credential to its own file."),
-    "play": ("acworld_env.remote.seat_cli:register", "Play one actor of a hosted episode with its own credential; "
+    "play": ("acworld_env.eval.play_cli:register", "Play one actor of a hosted episode with its own credential; "
              "only its own view reaches this process."),
     "rescore": ("acworld_env.eval.scoring_cli:register", "Recompute every run's score from its artifacts alone; "
                 "it must equal the saved score.json byte for byte, with the published task (not merely the "

@@ -7,6 +7,13 @@ partial progress counts; ``--reward terminal``: the score only once the episode 
 
     python examples/grpo_trl.py --model Qwen/Qwen2.5-0.5B-Instruct --tasks 'capability-v1/T1/*' --steps 50
     python examples/grpo_trl.py --smoke     # two steps of a tiny random model on CPU, nothing downloaded
+    python examples/grpo_trl.py --tasks 'capability-v1/T1/*' --tasks 'large-catalog-v1/discovery/*' \
+        --num-generations 8 --generation-batch-size 64      # both suites at once, 64 sessions
+
+Tasks from more than one suite train together through TRL's dict of environments: one factory per
+suite, and each dataset row's ``environment`` column names its suite. A generation batch of N
+rollouts holds N WebSocket sessions at once (``--generation-batch-size``; the local server allows
+``--max-concurrent-envs``, 256 by default).
 
 With ``--url`` the rollouts go to a running ``acworld serve --openenv``; without it a server is
 started in this process on 127.0.0.1. ``--smoke`` builds a randomly initialised 2-layer model and a
@@ -36,11 +43,16 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--model", default="Qwen/Qwen2.5-0.5B-Instruct", help="Any Hugging Face causal LM (id or path).")
     p.add_argument("--url", default=None, help="An acworld OpenEnv server (default: one started here).")
     p.add_argument("--reward", default="potential", choices=["potential", "terminal"])
-    p.add_argument("--tasks", default="capability-v1/T1/*", help="A glob over frozen task ids.")
-    p.add_argument("--steps", type=int, default=50)
-    p.add_argument("--num-generations", type=int, default=4)
+    p.add_argument("--tasks", action="append", default=None,
+                   help="A glob over frozen task ids (repeatable; default capability-v1/T1/*, or the smoke tasks).")
+    p.add_argument("--steps", type=int, default=None, help="Optimizer steps (default 50; smoke: two generations).")
+    p.add_argument("--num-generations", type=int, default=None, help="Rollouts per prompt (default 4; smoke 2).")
+    p.add_argument("--generation-batch-size", type=int, default=None,
+                   help="Rollouts generated at once (default: --num-generations): the sessions held at once.")
     p.add_argument("--max-completion-length", type=int, default=256)
     p.add_argument("--max-tool-calls", type=int, default=8)
+    p.add_argument("--message-timeout", type=float, default=60.0, help="Seconds a call waits for the server.")
+    p.add_argument("--max-concurrent-envs", type=int, default=256, help="The local server's session limit.")
     p.add_argument("--learning-rate", type=float, default=1e-6)
     p.add_argument("--output-dir", default=None)
     p.add_argument("--smoke", action="store_true", help="Two steps of a tiny random model on CPU.")
@@ -85,12 +97,23 @@ def smoke_model_and_tokenizer() -> tuple[Any, Any]:
     return model, tokenizer
 
 
-def task_rows(pattern: str) -> list[dict[str, Any]]:
-    """One dataset row per frozen task matching ``pattern``: the prompt and the task id."""
+def task_rows(patterns: list[str]) -> list[dict[str, Any]]:
+    """One dataset row per frozen task matching any of ``patterns``: the prompt, the task id and its suite."""
     from acworld_env.tasks.suites import load_suite
 
-    ids = [t.task_id for t in load_suite("capability-v1", "frozen", 0) if fnmatch.fnmatch(t.task_id, pattern)]
-    return [{"prompt": [{"role": "user", "content": PROMPT}], "task_id": i} for i in ids]
+    suites = sorted({p.split("/", 1)[0] for p in patterns})
+    ids = [t.task_id for suite in suites for t in load_suite(suite, "frozen", 0)
+           if any(fnmatch.fnmatch(t.task_id, p) for p in patterns)]
+    return [{"prompt": [{"role": "user", "content": PROMPT}], "task_id": i, "environment": i.split("/", 1)[0]}
+            for i in ids]
+
+
+def environment_factory(url: str, suites: list[str], args: argparse.Namespace) -> Any:
+    """One factory when the rows are of one suite; else TRL's dict form, one factory per suite."""
+    from acworld_env.integrations.trl_env import AcworldTRLEnv
+
+    factory = AcworldTRLEnv.factory(url, args.reward, args.message_timeout)
+    return factory if len(suites) == 1 else {suite: factory for suite in suites}
 
 
 def train(args: argparse.Namespace) -> tuple[Any, list[dict[str, Any]]]:
@@ -100,25 +123,31 @@ def train(args: argparse.Namespace) -> tuple[Any, list[dict[str, Any]]]:
 
     from acworld_env.integrations.trl_env import AcworldTRLEnv
 
-    rows = [{"prompt": [{"role": "user", "content": PROMPT}], "task_id": t} for t in SMOKE_TASKS] \
-        if args.smoke else task_rows(args.tasks)
+    rows = task_rows(args.tasks or (SMOKE_TASKS if args.smoke else ["capability-v1/T1/*"]))
     if not rows:
         raise SystemExit(f"no frozen task matches {args.tasks!r}")
+    suites = sorted({r["environment"] for r in rows})
+    if len(suites) == 1:  # one environment: the rows need no routing column
+        rows = [{k: v for k, v in r.items() if k != "environment"} for r in rows]
     if args.smoke:
         model, tokenizer = smoke_model_and_tokenizer()
-        args.steps, args.num_generations, args.max_completion_length, args.max_tool_calls = 2, 2, 2, 1
+        args.max_completion_length, args.max_tool_calls = 2, 1
     else:
         model, tokenizer = args.model, None
+    generations = args.num_generations or (2 if args.smoke else 4)
+    batch = args.generation_batch_size or generations
+    steps = args.steps or (2 * batch // generations if args.smoke else 50)
     config = GRPOConfig(
-        output_dir=args.output_dir or tempfile.mkdtemp(prefix="acworld-grpo-"), max_steps=args.steps,
-        per_device_train_batch_size=args.num_generations, num_generations=args.num_generations,
+        output_dir=args.output_dir or tempfile.mkdtemp(prefix="acworld-grpo-"), max_steps=steps,
+        per_device_train_batch_size=generations, num_generations=generations, generation_batch_size=batch,
         max_completion_length=args.max_completion_length, max_tool_calling_iterations=args.max_tool_calls,
         learning_rate=args.learning_rate, logging_steps=1, save_strategy="no", report_to=[],
         use_cpu=args.smoke, bf16=False, seed=0, log_completions=False, shuffle_dataset=False)
     AcworldTRLEnv.rollouts.clear()
-    with LocalServer(args.url) as url:
+    AcworldTRLEnv.peak_sessions = AcworldTRLEnv.open_sessions
+    with LocalServer(args.url, args.max_concurrent_envs) as url:
         trainer = GRPOTrainer(model=model, args=config, train_dataset=Dataset.from_list(rows),
-                              processing_class=tokenizer, environment_factory=AcworldTRLEnv.factory(url, args.reward))
+                              processing_class=tokenizer, environment_factory=environment_factory(url, suites, args))
         trainer.train()
     return trainer, list(AcworldTRLEnv.rollouts)
 
@@ -126,8 +155,8 @@ def train(args: argparse.Namespace) -> tuple[Any, list[dict[str, Any]]]:
 class LocalServer:
     """``url`` as given, or an OpenEnv server on 127.0.0.1 for the duration of the run."""
 
-    def __init__(self, url: str | None) -> None:
-        self.url, self.thread = url, None
+    def __init__(self, url: str | None, max_concurrent_envs: int = 256) -> None:
+        self.url, self.thread, self.max_concurrent_envs = url, None, max_concurrent_envs
 
     def __enter__(self) -> str:
         if self.url:
@@ -135,7 +164,7 @@ class LocalServer:
         from acworld_env.integrations.openenv_app import create_openenv_app
         from acworld_env.remote.serve import ServerThread
 
-        self.thread = ServerThread(app=create_openenv_app())
+        self.thread = ServerThread(app=create_openenv_app(max_concurrent_envs=self.max_concurrent_envs))
         return self.thread.start()
 
     def __exit__(self, *exc: Any) -> None:
@@ -146,11 +175,14 @@ class LocalServer:
 def main(argv: list[str] | None = None) -> None:
     """Train and print each rollout and the rewards the trainer logged."""
     args = parse_args(argv)
+    from acworld_env.integrations.trl_env import AcworldTRLEnv
+
     trainer, rollouts = train(args)
     for r in rollouts:
         print(f"rollout {r['task_id']}: reward {r['reward']:.3f}, score {r['score']:.3f}, steps {r['steps']}")
     logged = [h["reward"] for h in trainer.state.log_history if "reward" in h]
     print("logged mean rewards per step:", ", ".join(f"{x:.3f}" for x in logged))
+    print(f"sessions held at once: {AcworldTRLEnv.peak_sessions}")
 
 
 if __name__ == "__main__":

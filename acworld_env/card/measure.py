@@ -23,13 +23,15 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from ..core.errors import AcworldError
+
 ROOT = Path(__file__).resolve().parents[2]
 """The repository the card describes (the folder holding ``acworld_env/``, ``benchmarks/``, ``baselines/``)."""
 BENCHMARKS = ROOT / "benchmarks"
 ENV_ID = "capability-v1"
 
 
-class CardError(Exception):
+class CardError(AcworldError, RuntimeError):
     """The card cannot be built here (a missing benchmark script or recorded file); one line for the user."""
 
 

@@ -114,7 +114,7 @@ def _scored(art: Any, name: str, index: SuiteIndex) -> RunCheck:
 def _sides(art: Any) -> tuple[dict[str, Any] | None, bytes | None, str | None]:
     """``(sides, bytes, problem)``: a two-sided run's ``sides.json`` rescored and compared byte for byte
     with the saved one; ``(None, None, None)`` for a run with scripted counterparties (which has none)."""
-    from .sides_file import AGENTS, SIDES_FILE, sides_doc, sides_json
+    from ..scoring.sides import AGENTS, SIDES_FILE, sides_doc, sides_json
 
     saved_path = art.path / SIDES_FILE
     mode = art.run.get("counterparties", "scripted")

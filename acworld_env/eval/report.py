@@ -15,7 +15,7 @@ HTML by :mod:`.report_html`):
 5. **Per-capability means** (rows ``family.capability``, columns evaluations).
 
 Two-sided evaluations (``--counterparties agents``) also get **Both sides** after the overall table
-(:mod:`.report_sides`): per role its policy, mean score by its own rubric, and the deal rate.
+(:func:`sides_table`): per role its policy, mean score by its own rubric, and the deal rate.
 """
 
 from __future__ import annotations
@@ -264,10 +264,38 @@ def repeats_table(evals: list[Evaluation]) -> TableData | None:
                      "(the most variable tasks are listed in summary.json, repeat_stats)")
 
 
+def _float(value: Any) -> float | None:
+    try:
+        return float(value) if value not in (None, "") else None
+    except (TypeError, ValueError):
+        return None
+
+
+def sides_table(evals: list[Evaluation]) -> TableData | None:
+    """Both sides of every two-sided evaluation, or None when there is none."""
+    rows = []
+    for e in evals:
+        policies = e.summary.get("policies")
+        if not isinstance(policies, dict):
+            continue
+        scored = e.scored
+        deals = [r.get("deal") == "True" for r in scored if r.get("deal") not in (None, "")]
+        rate = mean([float(d) for d in deals])
+        for role, spec in sorted(policies.items()):
+            own = [v for v in (_float(r.get(f"{role}_score")) for r in scored) if v is not None]
+            evaluated = [r["score"] for r in scored if r["role"] == role]
+            rows.append([e.label, role, str(spec), str(len(own)), fmt(mean(own)), str(len(evaluated)),
+                         fmt(mean(evaluated)), fmt(rate)])
+    if not rows:
+        return None
+    return TableData("Both sides", ["evaluation", "role", "policy", "runs", "S", "eval", "S eval", "deals"], rows,
+                     "per role: runs it played; S: its mean score over them by its own rubric (where it was not "
+                     "the task's evaluated actor, its side's rubric); eval, S eval: the runs where it was the "
+                     "evaluated actor and its mean there; deals: share of scored runs that agreed a price")
+
+
 def report_tables(evals: list[Evaluation]) -> list[TableData]:
     """Every table of a report, in order (repeat statistics only when some evaluation has repeats)."""
-    from .report_sides import sides_table
-
     tables = [overall_table(evals), loss_table(evals), family_table(evals), stage_table(evals), capability_table(evals)]
     sides, rep = sides_table(evals), repeats_table(evals)
     return tables[:1] + ([sides] if sides else []) + tables[1:] + ([rep] if rep else [])

@@ -25,7 +25,7 @@ class Rollout:
     out_dir: Path | None
     score: Any = None
     sides: dict[str, Any] | None = None
-    """A two-sided run's ``sides.json`` content (:mod:`~acworld_env.eval.sides_file`); None otherwise."""
+    """A two-sided run's ``sides.json`` content (:mod:`~acworld_env.scoring.sides`); None otherwise."""
 
 
 def run_episode(task: TaskSpec, policy: Any, *, seed: int = 0, out_dir: str | Path | None = None,

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..artifacts import RUN_FILE, read_file, read_json_file, task_files
+from ..scoring.sides import SIDES_FILE
 from ..tasks.anchor import SuiteIndex
 from .audit import RunCheck, check_run
 from .config import EvalConfig, make_factory
@@ -35,7 +36,6 @@ from .out_lock import OutLock, OutputInUse, prepare_out
 from .plan import RunSpec, plan_runs, read_kept, run_dir_name, select_tasks, suite_name
 from .progress import ProgressBar
 from .runs_folder import make_runs_folder
-from .sides_file import SIDES_FILE
 from .summary import result_row, summarise, write_summary
 from .workers import default_processes, run_shared
 

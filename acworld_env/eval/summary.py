@@ -71,7 +71,7 @@ def result_row(task: Any, *, repeat: int, seed: int, status: str, run_dir: Path,
         "run_dir": str(run_dir), **{k: (usage or {}).get(k, 0) for k in USAGE_KEYS},
     }
     if sides is not None and score:
-        from .sides_file import role_scores
+        from ..scoring.sides import role_scores
 
         row["role_scores"] = per_role = role_scores(sides, score)
         for field in SIDE_FIELDS[:2]:

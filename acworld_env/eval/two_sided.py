@@ -3,7 +3,7 @@
 ``acworld eval SUITE --counterparties agents --policy buyer=SPEC --policy merchant=SPEC`` runs
 each task with ``counterparties="agents"`` (the PettingZoo AEC env, every actor an agent with its
 own rubric) and hands each actor to the policy of its role. The run's ``score.json`` is the
-evaluated actor's score, as always; ``sides.json`` (:mod:`~acworld_env.eval.sides_file`) adds every
+evaluated actor's score, as always; ``sides.json`` (:mod:`~acworld_env.scoring.sides`) adds every
 other actor's score and the deal, and ``run.json`` records which policy played which role.
 
 A run is one AEC loop (:func:`run_cast`): the selected agent observes (its ``raw_observation``,
@@ -23,11 +23,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..core.errors import AcworldError
 from ..core.sides import actor_task
 from ..core.taskspec import TaskSpec
 from ..policies.specs import PolicyFactory
+from ..scoring.sides import AGENTS, sides_doc, write_sides
 from .rollout import Interrupted, Rollout
-from .sides_file import AGENTS, SIDES_FILE, sides_doc, sides_json
 
 ROLES = ("buyer", "merchant")
 """The roles a ``--policy ROLE=SPEC`` may name."""
@@ -35,7 +36,7 @@ MAX_ITER = 100_000
 """Bound on the AEC iterations of one run (every agent is truncated after the task's ``max_steps``)."""
 
 
-class PolicyAssignmentError(ValueError):
+class PolicyAssignmentError(AcworldError, ValueError):
     """``--policy`` values that do not say which policy plays which role."""
 
 
@@ -204,9 +205,3 @@ def run_cast(task: TaskSpec, cast: Cast, *, seed: int = 0, out_dir: str | Path |
         write_sides(path, doc)
     return Rollout(env.episode, path, score, sides=doc)
 
-
-def write_sides(run_dir: Path, doc: dict[str, Any]) -> None:
-    """Create ``sides.json`` in a run folder (a file already there is an error: artifacts are made once)."""
-    from ..artifacts import write_file
-
-    write_file(Path(run_dir) / SIDES_FILE, sides_json(doc).encode("utf-8"), exclusive=True)

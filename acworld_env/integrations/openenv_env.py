@@ -11,7 +11,8 @@ credential of the hosted episode: it acts only as that actor, in that episode).
 ``reset`` arguments: ``task_id`` (a task of the suite), or ``split`` + ``seed`` (task-generation
 seed of the generated split) + ``index`` (the index-th task, of ``role`` if given); ``role``
 (buyer or merchant: checked against the task); ``reward`` ("potential": the step rewards sum to
-the task score; "terminal"); ``score`` ("score" or "safe"); ``hints``; ``suite``;
+the task score; "terminal"); ``score`` ("score" or "safe"); ``hints``; ``suite`` (default: the
+suite a ``task_id`` starts with, e.g. ``large-catalog-v1/...``, else capability-v1);
 ``episode_seed`` (default 0). Bad arguments are an observation with ``error``, never a 500.
 """
 
@@ -137,7 +138,11 @@ class AcworldOpenEnv(Environment[AcworldAction, AcworldObservation, AcworldState
 
     @staticmethod
     def _config(args: dict[str, Any]) -> dict[str, Any]:
-        config: dict[str, Any] = {"suite": args.get("suite", "capability-v1"), "split": args.get("split", "frozen"),
+        from ..tasks.suites import SUITES
+
+        prefix = str(args.get("task_id") or "").split("/", 1)[0]
+        suite = args.get("suite") or (prefix if prefix in SUITES else "capability-v1")  # a task id names its suite
+        config: dict[str, Any] = {"suite": suite, "split": args.get("split", "frozen"),
                                   "reward": args.get("reward", "potential"), "score": args.get("score", "score"),
                                   "hints": args.get("hints", "off")}
         if config["split"] == "generated":

@@ -9,6 +9,19 @@ arguments); :meth:`AcworldTRLEnv.get_reward` is the rollout's reward: the sum of
 which with ``reward="potential"`` is the task score so far (with ``"terminal"``: the score once
 the episode is done, else 0). Every finished rollout is kept in :attr:`AcworldTRLEnv.rollouts`
 (task, reward, score, per-predicate credits) for logs and tests.
+
+TRL keeps one instance per concurrent rollout and reuses it (``reset``) across batches, so a
+generation batch of 64 holds 64 WebSocket sessions at once: serve with ``--max-concurrent-envs``
+at least the batch size (the default is 256). :attr:`AcworldTRLEnv.peak_sessions` records the most
+sessions this process held at once.
+
+A call that times out (``message_timeout`` seconds without a reply) loses its WebSocket, and with
+it the server's episode. The next call stays correct: :meth:`AcworldTRLEnv.act` opens a fresh
+session, resets the same task with the same episode seed and replays the actions sent before the
+lost one (the market is deterministic, so the trace digest must come back equal, else it raises),
+then tells the model the lost action was not applied. For the dict-of-environments form
+(``environment_factory={"capability-v1": ..., "large-catalog-v1": ...}``), each dataset row's
+``environment`` column picks the factory and its ``task_id`` the task; other columns are ignored.
 """
 
 from __future__ import annotations
@@ -19,8 +32,16 @@ import threading
 from collections.abc import Callable
 from typing import Any, ClassVar
 
+from ..core.errors import AcworldError
 from .openenv_client import AcworldEnv
 from .openenv_models import RESET_KEYS
+
+LOST = (TimeoutError, ConnectionError, OSError)
+"""What a call that lost its reply raises (a timeout; a connection closed under it)."""
+
+
+class ReplayMismatch(AcworldError, RuntimeError):
+    """After a lost call, replaying the episode's earlier actions did not rebuild the same trace."""
 
 
 class AcworldTRLEnv:
@@ -28,30 +49,61 @@ class AcworldTRLEnv:
 
     rollouts: ClassVar[list[dict[str, Any]]] = []
     """Every rollout scored by :meth:`get_reward`, in order: task_id, reward, score, credits, steps."""
+    open_sessions: ClassVar[int] = 0
+    """WebSocket sessions open now, over all instances of this process."""
+    peak_sessions: ClassVar[int] = 0
+    """The most sessions open at once so far (reset it to 0 to measure a run)."""
     _lock: ClassVar[threading.Lock] = threading.Lock()
 
-    def __init__(self, base_url: str, reward: str = "potential") -> None:
-        self.base_url, self.reward_mode = base_url, reward
+    def __init__(self, base_url: str, reward: str = "potential", message_timeout: float = 60.0) -> None:
+        self.base_url, self.reward_mode, self.message_timeout = base_url, reward, message_timeout
         self.client: Any = None
         self.total, self.steps, self.done = 0.0, 0, False
         self.last: Any = None
+        self.reset_args: dict[str, Any] = {}
+        self.sent: list[dict[str, Any]] = []
+        self.recoveries = 0
 
     @classmethod
-    def factory(cls, base_url: str, reward: str = "potential") -> Callable[[], AcworldTRLEnv]:
-        """The ``environment_factory`` for a server at ``base_url`` and a reward mode."""
-        return lambda: cls(base_url, reward)
+    def factory(cls, base_url: str, reward: str = "potential",
+                message_timeout: float = 60.0) -> Callable[[], AcworldTRLEnv]:
+        """The ``environment_factory`` for a server at ``base_url``, a reward mode and a reply timeout."""
+        return lambda: cls(base_url, reward, message_timeout)
+
+    def _connect(self) -> None:
+        self._disconnect()
+        self.client = AcworldEnv(base_url=self.base_url, message_timeout_s=self.message_timeout).sync()
+        self.client.connect()
+        with self._lock:
+            AcworldTRLEnv.open_sessions += 1
+            AcworldTRLEnv.peak_sessions = max(AcworldTRLEnv.peak_sessions, AcworldTRLEnv.open_sessions)
+
+    def _disconnect(self) -> None:
+        """Close this instance's session. Private, as every helper here: TRL offers each public method
+        but ``reset`` and ``get_reward`` to the model as a tool."""
+        client, self.client = self.client, None
+        if client is None:
+            return
+        with self._lock:
+            AcworldTRLEnv.open_sessions -= 1
+        with contextlib.suppress(Exception):  # a socket already lost closes with an error
+            client.close()
 
     def reset(self, **row: Any) -> str:
         """Start the row's task (its reset columns: ``task_id``, or ``split`` + ``seed`` + ``index``
         [+ ``role``]; the prompt and other columns are ignored); the first observation."""
         if self.client is None:
-            self.client = AcworldEnv(base_url=self.base_url).sync()
-            self.client.connect()
+            self._connect()
         args = {k: v for k, v in row.items() if k in RESET_KEYS and k != "reward"}
-        result = self.client.reset(**args, reward=self.reward_mode)
+        self.reset_args = {**args, "reward": self.reward_mode}
+        try:
+            result = self.client.reset(**self.reset_args)
+        except LOST:  # a lost reset: start it again on a fresh session (nothing was played yet)
+            self._connect()
+            result = self.client.reset(**self.reset_args)
         if result.observation.error:
             raise ValueError(f"reset refused: {result.observation.error}")
-        self.total, self.steps, self.done, self.last = 0.0, 0, False, result.observation
+        self.total, self.steps, self.done, self.last, self.sent = 0.0, 0, False, result.observation, []
         return "\n\n" + result.observation.text
 
     def act(self, tool: str, arguments: str) -> str:
@@ -68,7 +120,14 @@ class AcworldTRLEnv:
             return "The episode is over."
         if isinstance(arguments, dict):
             arguments = json.dumps(arguments)
-        result = self.client.step({"type": "call_tool", "tool_name": tool, "arguments": arguments})
+        action = {"type": "call_tool", "tool_name": tool, "arguments": arguments}
+        try:
+            result = self.client.step(action)
+        except LOST:
+            obs = self._recover()
+            return ("The call got no reply in time and was not applied; the episode is as it was before it. "
+                    f"Send it again or choose another action.\n\n{obs.text}")
+        self.sent.append(action)
         obs = self.last = result.observation
         self.total += result.reward or 0.0
         self.steps += 1
@@ -76,6 +135,21 @@ class AcworldTRLEnv:
         validation = obs.validation or {}
         head = "accepted" if validation.get("accepted") else f"rejected ({validation.get('code')})"
         return f"{head}: {validation.get('message') or ''}\n\n{obs.text}".strip()
+
+    def _recover(self) -> Any:
+        """After a lost call: a fresh session, the same task and episode seed, the earlier actions replayed;
+        the rebuilt observation (its trace digest checked against the last one seen)."""
+        self.recoveries += 1
+        self._connect()
+        result = self.client.reset(**self.reset_args)
+        for action in self.sent:
+            result = self.client.step(action)
+        obs = result.observation
+        if obs.trace_digest != self.last.trace_digest:
+            raise ReplayMismatch(f"replaying {len(self.sent)} actions of {obs.task_id} gave trace digest "
+                                 f"{obs.trace_digest}, not {self.last.trace_digest}")
+        self.last = obs
+        return obs
 
     def get_reward(self) -> float:
         """The rollout's reward: the sum of its step rewards (the task score so far, in potential mode)."""
@@ -87,7 +161,5 @@ class AcworldTRLEnv:
         return self.total
 
     def __del__(self) -> None:
-        client = getattr(self, "client", None)
-        if client is not None:
-            with contextlib.suppress(Exception):  # at interpreter shutdown there may be nothing left to close
-                client.close()
+        with contextlib.suppress(Exception):  # at interpreter shutdown there may be nothing left to close
+            self._disconnect()

@@ -117,7 +117,7 @@ def _serve_openenv(host: str, port: int, idle_timeout: float) -> None:
     from .gates import LOOPBACK
 
     if importlib.util.find_spec("openenv") is None:
-        typer.echo("error: openenv-core not installed; pip install 'acworld-env[train]'", err=True)
+        typer.echo("error: openenv not installed; pip install 'acworld-env[train]'", err=True)
         raise typer.Exit(2)
     module, _, attr = OPENENV_SERVER.partition(":")  # named, not imported: integrations/ builds on remote/
     serve_openenv = getattr(importlib.import_module(module), attr)

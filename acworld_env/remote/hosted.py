@@ -328,7 +328,7 @@ class Host:
                 path = save_task_run(market, env.task, score, self.runs_dir / ep.episode_id, seed=env.episode_seed,
                                      **extra)
                 if sides is not None:
-                    from ..eval.two_sided import write_sides
+                    from ..scoring.sides import write_sides
 
                     write_sides(path, sides)
                 summary["run_dir"] = str(path)
@@ -342,7 +342,7 @@ class Host:
         env = ep.env
         if env.counterparties != "agents" or env.task is None or env.episode is None:
             return None
-        from ..eval.sides_file import sides_doc
+        from ..scoring.sides import sides_doc
 
         market = env.episode.market
         return sides_doc(env.task, market.trace.records, market.world.state)

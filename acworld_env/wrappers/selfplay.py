@@ -48,14 +48,14 @@ class SelfPlayMenu(gymnasium.Env):
 
     def __init__(self, tasks: list[Any], *, role: str, opponent: Opponent, hints: str = "off",
                  reward: str = "potential", featuriser: str | None = "bow") -> None:
-        import acworld_env
+        from ..env_registry import make
 
         if role not in ("buyer", "merchant"):
             raise ValueError(f"role must be 'buyer' or 'merchant', not {role!r}")
         self.role = role
         self.opponent = opponent
-        self.aec = ActionMenu(acworld_env.make("capability-v1", tasks=tasks, counterparties="agents", hints=hints,
-                                               reward=reward), featuriser=featuriser, slot_features=True)
+        self.aec = ActionMenu(make("capability-v1", tasks=tasks, counterparties="agents", hints=hints,
+                                   reward=reward), featuriser=featuriser, slot_features=True)
         self.raw = self.aec.unwrapped
         self.observation_space = menu_observation_space(False, featuriser, True)
         self.action_space = spaces.Discrete(N_ACTIONS)

@@ -32,7 +32,8 @@ def readme_commands() -> list[str]:
 
 def test_quick_start_has_exactly_two_setup_commands_and_ci_runs_the_test_one():
     setup = [c for c in readme_commands() if c.startswith("pip install")]
-    test_line = "pip install torch==2.13.0 && pip install -e '.[dev,train,rl]' && pip install --no-deps verifiers==0.4.0 && python -m pytest"
+    test_line = ("pip install torch==2.13.0 && (pip uninstall -y openenv-core || true) && pip install -e '.[dev,train,rl]'"
+                 " && pip install --no-deps verifiers==0.4.0 openenv==0.10.0 && python -m pytest")
     assert setup == ["pip install -e . && acworld eval capability-v1 --policy reference", test_line]
     assert test_line in (ROOT / ".ci" / "run").read_text()
 

@@ -22,7 +22,8 @@ PASS_THROUGH = {
     "market.py": {"code", "self.code"},  # the code decided above, on the validation record / StepResult
     "trace.py": {"code", "data.get('code', '')", "self.code"},  # a record carrying a code it was given
     "envs/info.py": {"str(v['code'] or '')"},  # a step result's code, in the Gymnasium view's fixed schema
-    "eval/viewer_data.py": {"v.code"},  # a trace record's code, shown by the run viewer
+    "eval/viewer_data.py": {"v.code"},
+    "integrations/openenv_mcp.py": {"code"},  # a JSON-RPC error number, not a validation code  # a trace record's code, shown by the run viewer
 }
 """Expressions that forward a code chosen elsewhere (relative path -> source text)."""
 CODE_VARIABLES = {"vcp/union.py": {"code"}, "market.py": {"ACTOR_FINISHED"}}

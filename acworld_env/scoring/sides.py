@@ -11,10 +11,13 @@ does ``score.json``), and the manifest's ``sides_digest`` covers it in the root 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
+from ..artifacts import write_file
 from ..core.sides import actor_task, rubric_actors
 from ..core.taskspec import TaskSpec
+from .score import score_trace
 
 SIDES_FILE = "sides.json"
 SIDES_FORMAT = "acworld-sides/1"
@@ -34,8 +37,6 @@ def agreed_price(task: TaskSpec, state: dict[str, Any]) -> int | None:
 
 def sides_doc(task: TaskSpec, records: list[Any], state: dict[str, Any]) -> dict[str, Any]:
     """The content of ``sides.json`` for a run of ``task`` with this trace and final state."""
-    from ..scoring.score import score_trace
-
     price = agreed_price(task, state)
     return {
         "format": SIDES_FORMAT, "evaluated": task.actor,
@@ -60,3 +61,8 @@ def role_scores(doc: dict[str, Any], evaluated_score: dict[str, Any]) -> dict[st
     return {role: {"score": round(sum(float(s["score"]) for s in group) / len(group), 12),
                    "safe_score": round(sum(float(s.get("safe_score", 0.0)) for s in group) / len(group), 12)}
             for role, group in sorted(by_role.items())}
+
+
+def write_sides(run_dir: Path, doc: dict[str, Any]) -> None:
+    """Create ``sides.json`` in a run folder (a file already there is an error: artifacts are made once)."""
+    write_file(Path(run_dir) / SIDES_FILE, sides_json(doc).encode("utf-8"), exclusive=True)

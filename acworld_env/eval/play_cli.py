@@ -48,7 +48,7 @@ def seats_command(
                                     "if it has one."),
 ) -> None:
     """Start a hosted episode with every actor an agent; write each actor's credential to its own file."""
-    from .seat import SeatRefused, open_seats
+    from ..remote.seat import SeatRefused, open_seats
 
     token = _read_token(token_file) if token_file else None
     if out is not None and (out / "episode.json").exists():
@@ -106,8 +106,8 @@ def seat_policy(spec: str, *, task_id: str, actor: str, seed: int, suite: str, s
     from ..policies.specs import resolve_policy
 
     if spec == "reference":
-        from ..eval.plan import select_tasks
-        from ..eval.two_sided import task_policy
+        from .plan import select_tasks
+        from .two_sided import task_policy
 
         found = [t for t in select_tasks(suite, split, task_seed, None) if t.task_id == task_id]
         if not found:
@@ -146,7 +146,7 @@ def play_command(
     Exit status: 0 when the episode ended scored, 1 when it ended unscored or had not ended, 2 for
     usage errors and refused requests (a wrong credential, an unknown episode, an unknown policy).
     """
-    from .seat import Seat, SeatRefused
+    from ..remote.seat import Seat, SeatRefused
 
     if seats is not None:
         if actor is None or episode is not None or token_file is not None:
