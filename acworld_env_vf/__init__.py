@@ -4,6 +4,11 @@ verifiers resolves a taskset id to a top-level module (``id = "acworld_env_vf"``
 itself lives in :mod:`acworld_env.integrations.vf_acworld`. Importing this imports verifiers.
 """
 
-from acworld_env.integrations.vf_acworld import AcworldConfig, AcworldTaskset, AcworldVerifiersEnv
+from acworld_env.integrations.vf_acworld import (
+    AcworldConfig,
+    AcworldTask,
+    AcworldTaskset,
+    AcworldVerifiersEnv,
+)
 
-__all__ = ["AcworldConfig", "AcworldTaskset", "AcworldVerifiersEnv"]
+__all__ = ["AcworldConfig", "AcworldTask", "AcworldTaskset", "AcworldVerifiersEnv"]

@@ -18,6 +18,12 @@ observation is the next user turn, until the episode is done. Recorded on each t
   where credit was lost;
 * ``info["acworld"]``: the task, the steps, the episode summary (trace digest, score).
 
+The reward and the metrics are the task's ``@vf.reward`` / ``@vf.metric`` hooks over what the
+rollout recorded, so ``vf-validate acworld_env_vf`` (verifiers' model-free check of a taskset) has
+both of its checks: **gold** (:meth:`AcworldTask.validate`) plays the task's verified reference
+over the server and is valid when it earns full credit; **noop** scores the task untouched (its
+actor ends the episode before any action) and is valid when that is below full credit.
+
 Importing this module imports verifiers and OpenEnv; ``import acworld_env`` never does.
 """
 
@@ -34,7 +40,10 @@ INSTRUCTIONS = ("Act through the marketplace's tools. Reply with exactly one act
                 "cents. End with submit_answer, abstain or finish.\n\nYour tools (name: description; "
                 "parameters as JSON schema):\n{tools}")
 
-__all__ = ["AcworldConfig", "AcworldTaskset", "AcworldVerifiersEnv"]
+__all__ = ["AcworldConfig", "AcworldTask", "AcworldTaskset", "AcworldVerifiersEnv"]
+
+MAX_ACTIONS = 500
+"""The most actions a gold check plays before it gives up (invalid)."""
 
 
 def reply_action(reply: str) -> dict[str, Any]:
@@ -86,7 +95,79 @@ class AcworldConfig(vf.TasksetConfig):
     """``potential`` (the step rewards sum to the task score) or ``terminal``."""
 
 
-class AcworldTaskset(vf.Taskset[OpenEnvTask, AcworldConfig]):
+class AcworldTask(OpenEnvTask):
+    """One acworld task played over the server; its reward and metrics are what the rollout recorded."""
+
+    async def validate(self, runtime: Any) -> bool | None:
+        """The gold check: the verified reference of the task the server started, played over the
+        server, earns full credit."""
+        from ..policies.make import make_policy
+        from ..vcp.union import IDLE_ACTION
+        from .openenv_client import AcworldEnv
+
+        reset = self.data.reset
+        async with AcworldEnv(base_url=_base_url(self.data)) as client:
+            result = await client.reset(**reset)
+            if result.observation.error:
+                raise ValueError(f"reset refused: {result.observation.error}")
+            policy = make_policy(_task_spec(reset, str(result.observation.task_id)).reference)
+            policy.reset(int(reset.get("episode_seed", 0)))
+            for _ in range(MAX_ACTIONS):
+                if result.done:
+                    break
+                action = policy.act(result.observation.observation)  # the raw view, as a seat's policy gets it
+                action = IDLE_ACTION if action is None else action
+                result = await client.step(json.loads(json.dumps(
+                    action.model_dump(mode="json") if hasattr(action, "model_dump") else action)))
+        return bool(result.done) and result.observation.score >= 1.0
+
+    @vf.reward
+    async def acworld_reward(self, trace: Any) -> float:
+        """The sum of the step rewards of the rollout; untouched (vf-validate's noop check), the score
+        of the episode its actor ends before any action."""
+        played = trace.info.get("acworld")
+        if played is not None:
+            return float(played["reward"])
+        from .openenv_client import AcworldEnv
+
+        async with AcworldEnv(base_url=_base_url(self.data)) as client:
+            result = await client.reset(**self.data.reset)
+            if result.observation.error:
+                raise ValueError(f"reset refused: {result.observation.error}")
+            total = float(result.reward or 0.0)
+            while not result.done:
+                result = await client.step({"kind": "finish"})
+                total += result.reward or 0.0
+        return total
+
+    @vf.metric
+    async def acworld_metrics(self, trace: Any) -> dict[str, float]:
+        """The rollout's score, safe score, stage scores and per-predicate credits (none untouched)."""
+        return dict((trace.info.get("acworld") or {}).get("metrics") or {})
+
+
+def _task_spec(reset: dict[str, Any], task_id: str) -> Any:
+    """The task ``task_id`` of the suite and split the reset arguments name (as the server reads them:
+    the suite a task id starts with, else ``suite``, else capability-v1; the frozen split by default)."""
+    from ..tasks.suites import SUITES, load_suite
+
+    prefix = task_id.split("/", 1)[0]
+    suite = reset.get("suite") or (prefix if prefix in SUITES else "capability-v1")
+    split = reset.get("split", "frozen")
+    seed = int(reset.get("seed", 0)) if split == "generated" else 0
+    for task in load_suite(suite, split, seed):
+        if task.task_id == task_id:
+            return task
+    raise ValueError(f"no task {task_id!r} in {suite} ({split})")
+
+
+def _base_url(data: Any) -> str:
+    if not data.base_url:
+        raise ValueError("the acworld taskset needs base_url (acworld serve --openenv)")
+    return str(data.base_url)
+
+
+class AcworldTaskset(vf.Taskset[AcworldTask, AcworldConfig]):
     """One task per entry of ``tasks`` and of ``resets``, played on an acworld OpenEnv server."""
 
     def load(self) -> Any:
@@ -99,7 +180,7 @@ class AcworldTaskset(vf.Taskset[OpenEnvTask, AcworldConfig]):
             data = OpenEnvData(name=str(reset.get("task_id") or f"acworld#{idx}"), prompt=None, env=None,
                                base_url=config.base_url, use_docker=False, provider_kwargs={},
                                reset={"reward": config.reward, **reset})
-            yield OpenEnvTask(data, config.task)
+            yield AcworldTask(data, config.task)
 
 
 class AcworldVerifiersEnv(OpenEnvEnv):
@@ -110,10 +191,8 @@ class AcworldVerifiersEnv(OpenEnvEnv):
         from .openenv_client import AcworldEnv
 
         data = task.data
-        if not data.base_url:
-            raise ValueError("the acworld taskset needs base_url (acworld serve --openenv)")
         total, steps = 0.0, 0
-        async with AcworldEnv(base_url=data.base_url) as client:
+        async with AcworldEnv(base_url=_base_url(data)) as client:
             result = await client.reset(**data.reset)
             if result.observation.error:
                 raise ValueError(f"reset refused: {result.observation.error}")
@@ -130,10 +209,8 @@ class AcworldVerifiersEnv(OpenEnvEnv):
                     if result.done:
                         break
                     segment = await interaction.turn(next_turn(result.observation))
-            obs = result.observation
-            trace = interaction.trace
-            trace.record_reward("acworld_reward", total)
-            trace.record_metrics(credit_metrics(obs))
-            trace.info["acworld"] = {"task_id": obs.task_id, "steps": steps, "done": result.done,
-                                     "reward_mode": obs.reward_mode, "trace_digest": obs.trace_digest,
-                                     "summary": obs.summary}
+                obs = result.observation  # recorded before the interaction closes: the task's hooks score it
+                interaction.trace.info["acworld"] = {
+                    "task_id": obs.task_id, "steps": steps, "done": result.done, "reward_mode": obs.reward_mode,
+                    "trace_digest": obs.trace_digest, "summary": obs.summary, "reward": total,
+                    "metrics": credit_metrics(obs)}
