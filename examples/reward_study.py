@@ -24,7 +24,12 @@ model returned) and is evaluated greedily on the 200 frozen tasks and on the hel
 **Resumable.** Each finished run writes its record (and its policy) to the run folder (``--resume``,
 default ``.study/<out name>``) under a key of its settings and the learner's bytes; started again, the
 study reuses every recorded run whose key matches and trains only the rest, so a study may span
-several sittings. ``wall_s`` is the sum over sittings (``sittings_wall_s``).
+several sittings. The key also holds a digest of the env's sources (:func:`env_digest`), so a run
+recorded under another version of the env is trained again. A run folder inside the repository
+(``--resume baselines/studies/NAME``) carries a long study across machines: its records and sittings are
+small JSON files to commit (the weights beside them are ignored by git; under ``--no-keep`` a record is
+reused without them). ``--recorded-only`` writes the JSON from the runs recorded so far, marked
+``complete: false`` with the missing runs named. ``wall_s`` is the sum over sittings (``sittings_wall_s``).
 
 The study writes:
 
@@ -69,7 +74,7 @@ import tempfile
 import time
 import zipfile
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from multiprocessing import get_context
 from pathlib import Path
@@ -571,6 +576,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--resume", type=Path, default=None, metavar="DIR",
                     help="The run folder: each finished run's record and policy are kept there, and a study started "
                          "again with the same settings reuses them (default .study/<out name>).")
+    ap.add_argument("--recorded-only", action="store_true",
+                    help="Train nothing: write the JSON and figure from the runs the run folder has recorded so far "
+                         "(marked complete: false, with the missing runs named).")
     args = ap.parse_args(argv)
     if args.quick:
         args.steps = args.steps or 2048
@@ -644,13 +652,18 @@ def _study(args: argparse.Namespace, argv: list[str] | None) -> dict[str, Any]:
     runs: list[dict[str, Any]] = []
     todo: list[RunSpec] = []
     for spec in specs:
-        done = records / f"{spec.key(version['sha256'])}.json"
+        done = records / f"{run_key(spec, version)}.json"
         record = _read_record(done)
-        if record is not None and Path(record.get("saved", "")).is_file():
-            runs.append(record)
+        if record is not None and (args.no_keep or Path(record.get("saved", "")).is_file()):
+            runs.append(record)  # under --no-keep no policy is kept, so a record without its weights will do
         else:
             todo.append(spec)
-    sittings = _sittings(folder)
+    if args.no_bc:  # no clones to share: seeds outermost, so that every sitting adds runs of every mode
+        todo.sort(key=lambda sp: (sp.seed, HINTS.index(sp.hints), MODES.index(sp.reward)))
+    missing_runs = [sp.name for sp in todo]
+    if args.recorded_only:
+        todo = []
+    sittings = _sittings(folder) if todo else None
     print(f"run folder {folder}: {len(runs)} of {len(specs)} runs recorded, {len(todo)} to go", flush=True)
     if todo:
         with ProcessPoolExecutor(max_workers=min(args.workers, len(todo)), mp_context=get_context("spawn")) as pool:
@@ -664,17 +677,25 @@ def _study(args: argparse.Namespace, argv: list[str] | None) -> dict[str, Any]:
                     clones = [pool.submit(warm_actor, str(snapshot), h, featuriser, families, sd,
                                           tuple(args.train_seeds)) for h, sd in pairs]
                     print(f"actors cloned: {[c.result() for c in clones]}", flush=True)
-            for spec, record in zip(todo, pool.map(run_one, todo), strict=True):
-                print(f"{record['hints']:>10} {record['reward']:>9} seed {record['seed']}: held-out "
-                      f"{record['curve'][0][1]:.3f} -> {record['heldout_mean']:.3f}, frozen {record['frozen_mean']}, "
-                      f"{record['wall_s']:.0f} s", flush=True)
-                runs.append(record)
-                path = records / f"{spec.key(version['sha256'])}.json"
-                tmp = path.with_name(path.name + ".part")
-                tmp.write_text(json.dumps(record, indent=1) + "\n")
-                os.replace(tmp, path)  # a finished run survives an interruption of the study
-                _sittings(folder, sittings, time.perf_counter() - started)
+            futures = {pool.submit(run_one, spec): spec for spec in todo}
+            pending = set(futures)
+            while pending:  # each record is written as its run ends, whatever the order
+                finished, pending = wait(pending, timeout=60, return_when=FIRST_COMPLETED)
+                _sittings(folder, sittings, time.perf_counter() - started)  # an interrupted sitting still counts
+                for future in sorted(finished, key=lambda f: todo.index(futures[f])):
+                    spec, record = futures[future], future.result()
+                    print(f"{record['hints']:>10} {record['reward']:>9} seed {record['seed']}: held-out "
+                          f"{record['curve'][0][1]:.3f} -> {record['heldout_mean']:.3f}, frozen {record['frozen_mean']}, "
+                          f"{record['wall_s']:.0f} s", flush=True)
+                    runs.append(record)
+                    path = records / f"{run_key(spec, version)}.json"
+                    tmp = path.with_name(path.name + ".part")
+                    tmp.write_text(json.dumps(record, indent=1) + "\n")
+                    os.replace(tmp, path)  # a finished run survives an interruption of the study
+                    _sittings(folder, sittings, time.perf_counter() - started)
     runs.sort(key=lambda r: (HINTS.index(r["hints"]), MODES.index(r["reward"]), r["seed"]))
+    if not runs:
+        raise StudyError(f"no run of this study is recorded in {folder} yet")
     summary = summarise(runs, modes=args.modes, hints=args.hints)
     best = keep_best(runs, None if args.no_keep else policies, stem=out.stem)
     coverage_path = ROOT / "baselines" / "menu_coverage.json"
@@ -691,7 +712,8 @@ def _study(args: argparse.Namespace, argv: list[str] | None) -> dict[str, Any]:
             entry["check"]["within_0.05"] = abs(entry["check"]["mean"] - entry["heldout_mean"]) <= 0.05
     for r in runs:
         r.pop("saved", None)
-    walls = _sittings(folder, sittings, time.perf_counter() - started)
+    walls = _sittings(folder, sittings, time.perf_counter() - started) if sittings is not None else \
+        _recorded_walls(folder)
     command = "python examples/reward_study.py" + "".join(f" {a}" for a in (argv if argv is not None else sys.argv[1:]))
     record = {
         "study": "reward modes (potential, terminal, success) x hints (structured, off), issue 33",
@@ -712,6 +734,8 @@ def _study(args: argparse.Namespace, argv: list[str] | None) -> dict[str, Any]:
             "policy": "only the best run per hints setting keeps its policy file (null for the others, to keep "
                       "the repository light); best = highest held-out mean",
         },
+        "complete": not (args.recorded_only and missing_runs),
+        "missing_runs": missing_runs if args.recorded_only else [],
         "runs": runs, **summary, "best": best,
         "wall_s": round(sum(walls), 1), "sittings_wall_s": [round(w, 1) for w in walls],
         "runs_wall_s": round(sum(r["wall_s"] for r in runs), 1), "run_folder": str(folder),
@@ -733,6 +757,14 @@ def _read_record(path: Path) -> dict[str, Any] | None:
     except (OSError, ValueError):
         return None
     return record if isinstance(record, dict) and "heldout_mean" in record else None
+
+
+def _recorded_walls(folder: Path) -> list[float]:
+    """Every recorded sitting's wall time, opening none (a study that trained nothing this time)."""
+    try:
+        return [float(w) for w in json.loads((folder / "sittings.json").read_text())]
+    except (OSError, ValueError, TypeError):
+        return []
 
 
 def _sittings(folder: Path, index: int | None = None, wall: float | None = None) -> Any:
@@ -775,13 +807,37 @@ def warm_actor(learner_path: str, hints: str, featuriser: str | None, families: 
                               train_seeds=list(train_seeds))
 
 
+ENV_EXCLUDED = ("card", "remote", "integrations", "eval", "cli.py", "cli_common.py", "__pycache__")
+"""Parts of the package no training run reads (reports, servers, the CLI): left out of :func:`env_digest`."""
+
+
+def env_digest(package: Path | None = None) -> str:
+    """SHA-256 over the package's Python sources a training run depends on (the env, its tasks, the menu,
+    the slot features, the rewards): a run recorded under another digest is trained again."""
+    package = package or ROOT / "acworld_env"
+    h = hashlib.sha256()
+    for path in sorted(package.rglob("*.py")):
+        rel = path.relative_to(package)
+        if rel.parts[0] in ENV_EXCLUDED:
+            continue
+        h.update(rel.as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
 def learner_version(path: Path) -> dict[str, str]:
-    """The learner script's SHA-256 and the repository commit it was last committed in (what the study ran)."""
+    """The learner script's SHA-256, the repository commit it was last committed in (what the study ran) and
+    the digest of the env sources (:func:`env_digest`)."""
     digest = hashlib.sha256(path.read_bytes()).hexdigest()
     proc = subprocess.run(["git", "log", "-1", "--format=%H", "--", str(path)], cwd=ROOT, capture_output=True,
                           text=True, check=False)
     dirty = subprocess.run(["git", "diff", "--quiet", "--", str(path)], cwd=ROOT, capture_output=True, check=False).returncode == 1
-    return {"sha256": digest, "commit": proc.stdout.strip() or None, "uncommitted_changes": dirty}
+    return {"sha256": digest, "commit": proc.stdout.strip() or None, "uncommitted_changes": dirty,
+            "env_sha256": env_digest()}
+
+
+def run_key(spec: RunSpec, version: dict[str, str]) -> str:
+    """A run's key in the run folder: its settings, the learner's bytes and the env's sources."""
+    return spec.key(version["sha256"] + ":" + version["env_sha256"])
 
 
 def _print_table(record: dict[str, Any]) -> None:
