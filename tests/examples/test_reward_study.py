@@ -158,6 +158,46 @@ def test_a_study_resumes_from_its_recorded_runs_and_retrains_what_changed(tmp_pa
     assert "0 of 3 runs recorded, 3 to go" in capsys.readouterr().out and longer["config"]["steps"] == 2000
 
 
+def test_a_run_folder_travels_without_weights_reports_what_is_missing_and_follows_the_env(tmp_path, capsys,
+                                                                                        monkeypatch):
+    learner = tmp_path / "stand_in.py"
+    learner.write_text(STAND_IN)
+    folder = tmp_path / "run"
+    common = ["--learner", str(learner), "--seeds", "0", "1", "--curve-points", "2", "--workers", "2", "--no-keep",
+              "--hints", "off", "--no-bc", "--steps", "1000", "--out", str(tmp_path / "s.json"), "--resume", str(folder)]
+    whole = rs.main(common)
+    assert whole["complete"] and whole["missing_runs"] == [] and len(whole["runs"]) == 6
+    for weights in (folder / "runs").iterdir():  # what git does not carry: the weights
+        weights.unlink()
+    record = sorted((folder / "records").glob("*.json"))[0]
+    record.unlink()
+    capsys.readouterr()
+    partial = rs.main([*common, "--recorded-only"])
+    assert "5 of 6 runs recorded, 0 to go" in capsys.readouterr().out
+    assert not partial["complete"] and len(partial["runs"]) == 5 and len(partial["missing_runs"]) == 1
+    assert partial["sittings_wall_s"] == whole["sittings_wall_s"]  # a summary-only call opens no sitting
+    again = rs.main(common)  # only the missing run trains; the weightless records are reused under --no-keep
+    assert "5 of 6 runs recorded, 1 to go" in capsys.readouterr().out and again["complete"]
+    assert [r["heldout_mean"] for r in again["runs"]] == [r["heldout_mean"] for r in whole["runs"]]
+    monkeypatch.setattr(rs, "env_digest", lambda package=None: "another env")
+    with pytest.raises(SystemExit) as exc:  # another version of the env: no record counts
+        rs.main([*common, "--recorded-only"])
+    assert "0 of 6 runs recorded" in capsys.readouterr().out and "no run of this study is recorded" in str(exc.value)
+
+
+def test_the_env_digest_follows_the_sources_a_run_reads_and_not_the_servers(tmp_path):
+    package = tmp_path / "acworld_env"
+    (package / "envs").mkdir(parents=True)
+    (package / "card").mkdir()
+    (package / "envs" / "menu.py").write_text("A = 1\n")
+    (package / "card" / "render.py").write_text("B = 1\n")
+    first = rs.env_digest(package)
+    (package / "card" / "render.py").write_text("B = 2\n")
+    assert rs.env_digest(package) == first
+    (package / "envs" / "menu.py").write_text("A = 2\n")
+    assert rs.env_digest(package) != first
+
+
 def test_the_steps_ratio_is_seeded_and_counts_censored_runs_at_the_budget():
     r = rs.bootstrap_ratio([400, 600, None], [100, 200, 300], budget=1000, seed=0)
     assert r["ratio"] == round((400 + 600 + 1000) / 3 / 200, 3) and r["censored_num"] == 1
