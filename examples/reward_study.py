@@ -716,7 +716,8 @@ def _study(args: argparse.Namespace, argv: list[str] | None) -> dict[str, Any]:
         _recorded_walls(folder)
     command = "python examples/reward_study.py" + "".join(f" {a}" for a in (argv if argv is not None else sys.argv[1:]))
     record = {
-        "study": "reward modes (potential, terminal, success) x hints (structured, off), issue 33",
+        "study": "reward modes (potential, terminal, success) x hints (structured, off), issue 41 "
+                 "(first recorded for issue 33)",
         "command": command,
         "config": {"steps": args.steps, "seeds": args.seeds, "modes": args.modes, "hints": args.hints,
                    "families": list(families) if families else "all", "train_seeds": args.train_seeds,

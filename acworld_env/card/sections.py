@@ -192,8 +192,13 @@ def learnability(lrn: dict[str, Any]) -> list[str]:
             continue
         start = "the policy after behaviour cloning" if st["behaviour_cloning"] else "the untrained policy (no cloning)"
         out += [f"{st['study']}; {st['steps']:,} RL env steps per run, seeds {st['seeds']}, held-out generated seed "
-                f"{st['heldout_seed']}; step 0 is {start}.", "",
-                f"*Recorded by:* `{st['command']}`", ""]
+                f"{st['heldout_seed']}; step 0 is {start}.", ""]
+        if not st.get("complete", True):
+            missing = st.get("missing_runs", [])
+            out += [f"*In progress:* {st['runs']} of {st['runs'] + len(missing)} runs recorded so far (missing: "
+                    f"{', '.join(missing)}); the study resumes them from its run folder, and the seeds each row "
+                    "averages are those in its last column.", ""]
+        out += [f"*Recorded by:* `{st['command']}`", ""]
         steps = st["curves"][0]["steps"] if st["curves"] else []
         rows = []
         for c in st["curves"]:

@@ -48,7 +48,9 @@ def reward_study(rel: str) -> dict[str, Any]:
     return {"file": rel, "recorded": True, "study": record.get("study", ""), "command": record.get("command", ""),
             "behaviour_cloning": cfg.get("bc"), "steps": cfg.get("steps"), "seeds": cfg.get("seeds"),
             "heldout_seed": cfg.get("heldout_seed"), "notes": record.get("notes", {}).get("curve", ""),
-            "band": record.get("notes", {}).get("band", ""), "wall_s": record.get("wall_s"), "curves": curves}
+            "band": record.get("notes", {}).get("band", ""), "wall_s": record.get("wall_s"), "curves": curves,
+            "complete": record.get("complete", True), "missing_runs": record.get("missing_runs", []),
+            "runs": len(record.get("runs", []))}
 
 
 def selfplay_study(rel: str = SELFPLAY_STUDY) -> dict[str, Any]:

@@ -21,7 +21,7 @@ import acworld_env
 from acworld_env.card import SECTIONS
 from acworld_env.card.sections import TITLE
 from acworld_env.card.sections import learnability as render_learnability
-from acworld_env.card.studies import selfplay_study
+from acworld_env.card.studies import reward_study, selfplay_study
 from acworld_env.cli import app
 from acworld_env.envs.spaces import decode_observation
 from acworld_env.eval.rollout import run_episode
@@ -270,3 +270,24 @@ def test_an_unwritable_out_is_one_line_and_exit_2(tmp_path, monkeypatch, where):
         lines = result.output.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("error: cannot write") and "Traceback" not in result.output
         assert not (tmp_path / "ok.md").exists()  # refused before measuring anything
+
+
+def test_a_study_in_progress_is_named_so_with_its_missing_runs(tmp_path):
+    record = {"study": "reward modes", "command": "python examples/reward_study.py --no-bc", "complete": False,
+              "missing_runs": ["structured-success-s4"], "config": {"bc": False, "steps": 100, "seeds": [0, 1, 2, 3, 4],
+                                                                    "heldout_seed": 1},
+              "runs": [{"reward": "potential", "hints": "structured", "seed": 0, "curve": [[0, 0.1], [100, 0.6]]}],
+              "by_mode": {"structured": {"potential": {
+                  "seeds": [0], "curve": {"steps": [0, 100], "mean": [0.1, 0.6], "lo95": [0.1, 0.6], "hi95": [0.1, 0.6]},
+                  "heldout": {"mean": 0.6}, "frozen": {"mean": 0.5}}}}}
+    path = tmp_path / "reward_study_scratch.json"
+    path.write_text(json.dumps(record))
+    got = reward_study(str(path))
+    assert got["complete"] is False and got["missing_runs"] == ["structured-success-s4"] and got["runs"] == 1
+    text = "\n".join(render_learnability({"reward_studies": [got], "selfplay": {"file": "x", "recorded": False}}))
+    assert "*In progress:* 1 of 2 runs recorded so far (missing: structured-success-s4)" in text
+    assert "| potential | structured | 0.100 [0.100, 0.100] | 0.600 [0.600, 0.600] | s0: 0.600 |" in text
+    del record["complete"], record["missing_runs"]
+    path.write_text(json.dumps(record))
+    assert "In progress" not in "\n".join(render_learnability({"reward_studies": [reward_study(str(path))],
+                                                               "selfplay": {"file": "x", "recorded": False}}))
