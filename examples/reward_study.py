@@ -890,12 +890,15 @@ def markdown_tables(record: dict[str, Any]) -> str:
             cells = [f"{d[s]['mean']:+.3f} [{d[s]['lo95']:+.3f}, {d[s]['hi95']:+.3f}]" if s in d else "-"
                      for s in ("frozen", "heldout")]
             lines.append(f"| {h} | {name} | {cells[0]} | {cells[1]} |")
-    lines += ["", "| hints | steps ratio | ratio of mean steps [95 % CI] | runs never reaching it (num, den) |",
+    lines += ["", "| hints | steps ratio | ratio of mean steps [95 % CI]; >= a lower bound (runs that never got "
+              "there count at the budget) | runs never reaching it (num, den) |",
               "|---|---|---|---|"]
     for h, ratios in record.get("step_ratios", {}).items():
         for name, r in ratios.items():
-            if r["ratio"] is not None:
-                cell = f"{r['ratio']:.2f} [{r['lo95']:.2f}, {r['hi95']:.2f}]"
+            if r["ratio"] is not None:  # runs censored at the budget make the ratio a bound, not a figure
+                bound = {(True, False): ">= ", (False, True): "<= ", (True, True): "~ "}.get(
+                    (r["censored_num"] > 0, r["censored_den"] > 0), "")
+                cell = f"{bound}{r['ratio']:.2f} [{r['lo95']:.2f}, {r['hi95']:.2f}]"
             elif r["censored_den"] == r["runs"][1]:
                 cell = "undefined: no potential run reached it within the budget"
             else:
