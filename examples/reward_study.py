@@ -714,7 +714,8 @@ def _study(args: argparse.Namespace, argv: list[str] | None) -> dict[str, Any]:
         r.pop("saved", None)
     walls = _sittings(folder, sittings, time.perf_counter() - started) if sittings is not None else \
         _recorded_walls(folder)
-    command = "python examples/reward_study.py" + "".join(f" {a}" for a in (argv if argv is not None else sys.argv[1:]))
+    given = [a for a in (argv if argv is not None else sys.argv[1:]) if a != "--recorded-only"]
+    command = "python examples/reward_study.py" + "".join(f" {a}" for a in given)  # what trains it (and resumes it)
     record = {
         "study": "reward modes (potential, terminal, success) x hints (structured, off), issue 41 "
                  "(first recorded for issue 33)",

@@ -176,6 +176,7 @@ def test_a_run_folder_travels_without_weights_reports_what_is_missing_and_follow
     assert "5 of 6 runs recorded, 0 to go" in capsys.readouterr().out
     assert not partial["complete"] and len(partial["runs"]) == 5 and len(partial["missing_runs"]) == 1
     assert partial["sittings_wall_s"] == whole["sittings_wall_s"]  # a summary-only call opens no sitting
+    assert partial["command"] == whole["command"]  # the command that trains (and resumes) the study
     again = rs.main(common)  # only the missing run trains; the weightless records are reused under --no-keep
     assert "5 of 6 runs recorded, 1 to go" in capsys.readouterr().out and again["complete"]
     assert [r["heldout_mean"] for r in again["runs"]] == [r["heldout_mean"] for r in whole["runs"]]
