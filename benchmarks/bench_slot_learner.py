@@ -62,8 +62,8 @@ def time_env(slot_features: bool, steps: int, warmup: int, seed: int) -> float:
     return elapsed
 
 
-def time_forward(steps: int, seed: int) -> float:
-    """Seconds for ``steps`` actor+critic forwards on recorded steps (no env in the loop)."""
+def _untrained(seed: int) -> Any:
+    """An untrained slot-scorer learner (actor and critic), torch on one thread, seeded."""
     import slot_learner as sl
     import torch
 
@@ -72,7 +72,14 @@ def time_forward(steps: int, seed: int) -> float:
     torch.set_num_threads(1)
     torch.manual_seed(seed)
     actor, critic = sl._modules(n_features("bow"))
-    learner = sl.Learner(actor=actor, critic=critic, hints="structured")
+    return sl.Learner(actor=actor, critic=critic, hints="structured")
+
+
+def time_forward(steps: int, seed: int) -> float:
+    """Seconds for ``steps`` actor+critic forwards on recorded steps (no env in the loop)."""
+    import slot_learner as sl
+
+    learner = _untrained(seed)
     env, rng = menu_env(True), np.random.default_rng(seed)
     obs, _ = env.reset(seed=seed)
     recorded: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
@@ -93,14 +100,8 @@ def time_forward(steps: int, seed: int) -> float:
 def time_ppo(steps: int, seed: int) -> float:
     """Seconds per ``steps`` env steps of the learner's PPO from scratch (one rollout of ``steps``)."""
     import slot_learner as sl
-    import torch
 
-    from acworld_env.wrappers.menu import n_features
-
-    torch.set_num_threads(1)
-    torch.manual_seed(seed)
-    actor, critic = sl._modules(n_features("bow"))
-    learner = sl.Learner(actor=actor, critic=critic, hints="structured")
+    learner = _untrained(seed)
     env = menu_env(True)
     env.reset(seed=seed)  # the tasks built and the imports done before the clock starts
     settings: dict[str, Any] = {**sl.PPO_SCRATCH, "n_steps": steps}

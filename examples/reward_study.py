@@ -775,10 +775,7 @@ def _sittings(folder: Path, index: int | None = None, wall: float | None = None)
     Called with only ``folder``: opens a new sitting and returns its index. With ``index`` and ``wall``:
     records that sitting's wall time so far and returns every sitting's."""
     path = folder / "sittings.json"
-    try:
-        walls = [float(w) for w in json.loads(path.read_text())]
-    except (OSError, ValueError, TypeError):
-        walls = []
+    walls = _recorded_walls(folder)
     if index is None:
         walls.append(0.0)
         index_out: Any = len(walls) - 1
