@@ -639,7 +639,6 @@ def _study(args: argparse.Namespace, argv: list[str] | None) -> dict[str, Any]:
                      bc=not args.no_bc, scratch=str(folder), frozen=not args.quick,
                      learner=str(args.learner))
              for m in args.modes for h in args.hints for s in args.seeds]
-    # mode outermost: the first runs clone one actor per (hints, seed) concurrently, the later modes reuse them
     version = learner_version(args.learner)
     # every run loads this snapshot: the whole study runs one version of the learner even if its file changes
     snapshot = folder / "learner" / version["sha256"][:12] / args.learner.name
@@ -658,8 +657,8 @@ def _study(args: argparse.Namespace, argv: list[str] | None) -> dict[str, Any]:
             runs.append(record)  # under --no-keep no policy is kept, so a record without its weights will do
         else:
             todo.append(spec)
-    if args.no_bc:  # no clones to share: seeds outermost, so that every sitting adds runs of every mode
-        todo.sort(key=lambda sp: (sp.seed, HINTS.index(sp.hints), MODES.index(sp.reward)))
+    # seeds outermost, so that every sitting adds runs of every mode (the clones are made first, once each)
+    todo.sort(key=lambda sp: (sp.seed, HINTS.index(sp.hints), MODES.index(sp.reward)))
     missing_runs = [sp.name for sp in todo]
     if args.recorded_only:
         todo = []

@@ -56,8 +56,10 @@ PPO_SCRATCH = {"n_steps": 2048, "epochs": 4, "batch": 256, "lr": 3e-4, "clip": 0
 PPO_TUNE = {"n_steps": 2048, "epochs": 4, "batch": 256, "lr": 5e-5, "clip": 0.1, "ent": 0.0, "vf": 0.5,
             "target_kl": 0.02}
 """PPO after cloning: small, KL-bounded steps (the cloned policy is already good)."""
-CACHE_VERSION = 1
-SLOT_SOURCES = ("wrappers/slot_features.py", "wrappers/preferences.py", "scoring/multi_item_pricing.py")
+CACHE_VERSION = 2
+"""2: the demonstrations include the reference's waiting turns (the ``inbox`` slot)."""
+SLOT_SOURCES = ("wrappers/slot_features.py", "wrappers/slot_records.py", "wrappers/preferences.py",
+                "scoring/multi_item_pricing.py", "wrappers/menu_coverage.py", "wrappers/menu_replay.py")
 """Sources the slot demonstrations also depend on (their digest is part of the cache key)."""
 FEATURISER = "bow"
 
@@ -159,7 +161,7 @@ def _build(hints: str, families: Sequence[str] | None, seeds: Sequence[int], ver
                 before.append(env.score.score if env.score is not None else 0.0)
                 count[0] += 1
 
-            cov = task_coverage(task, hints=hints, on_step=hook, reference_score=False)
+            cov = task_coverage(task, hints=hints, on_step=hook, reference_score=False, idle_steps=True)
             ends.append((count[0], cov.score, cov.score >= 1.0 - 1e-9, task.family))
             tasks += 1
         if verbose:

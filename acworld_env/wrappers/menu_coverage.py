@@ -36,7 +36,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..envs.candidates import menu_actions
+from ..envs.candidates import LABELS, menu_actions
 from ..envs.known import Known
 from .menu_replay import ID, WORDS, as_dict, lookups, new_env, slot_for
 
@@ -181,10 +181,12 @@ def _reference_score(task: Any) -> float:
 
 StepHook = Callable[[Any, str, list[dict[str, Any] | None], int], None]
 """``(env, agent, menu actions, chosen slot index)``, called before each expressed reference step."""
+INBOX_SLOT = LABELS.index("inbox")
+"""The menu slot that reads the inbox: what a waiting turn is, as a menu choice."""
 
 
 def task_coverage(task: Any, *, hints: str = "off", on_step: StepHook | None = None,
-                  reference_score: bool = True) -> TaskCoverage:
+                  reference_score: bool = True, idle_steps: bool = False) -> TaskCoverage:
     """Replay ``task``'s reference through the menu (see the module docstring).
 
     ``on_step`` sees each step the menu expressed, before it is taken: the AEC env (its
@@ -192,7 +194,9 @@ def task_coverage(task: Any, *, hints: str = "off", on_step: StepHook | None = N
     index of the slot that expressed the reference's action (the demonstrations of
     ``examples/menu_learner.py`` are these pairs), the inserted lookups included. ``reference_score=False``
     skips playing the reference on its own (its score is then taken to be the menu-played one's, so
-    ``covered`` only says that every step had a slot).
+    ``covered`` only says that every step had a slot). ``idle_steps=True`` also shows ``on_step`` the turns
+    the reference waits (its policy returns None: the env reads the inbox), as the menu's ``inbox`` slot:
+    waiting for a notice is a choice a menu policy must learn too.
     """
     from ..policies.make import make_policy
 
@@ -215,6 +219,10 @@ def task_coverage(task: Any, *, hints: str = "off", on_step: StepHook | None = N
             raw, carried = {**raw, "inbox": [*carried, *(raw.get("inbox") or [])]}, []
         wanted = policy.act(raw)
         if wanted is None:
+            if idle_steps and on_step is not None:
+                actions = menu_actions(env.known(agent))
+                if actions[INBOX_SLOT] is not None:
+                    on_step(env, agent, actions, INBOX_SLOT)
             env.step(None)
             history.append(None)
             continue

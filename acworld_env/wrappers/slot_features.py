@@ -38,7 +38,11 @@ What the columns say (money in cents, log-scaled; ratios clipped to [0, 2] and h
   cheapest of the open slots of its kind;
 * threads: the other side's last price is within the actor's limit;
 * history: the same action was accepted before, rejected before, rejections of its kind so far,
-  it is the action taken last, its age in rounds since it first appeared in the menu, new this round.
+  it is the action taken last, its age in rounds since it first appeared in the menu, new this round;
+* the records it touches (:mod:`acworld_env.wrappers.slot_records`): its order's status as last seen, a
+  promised arrival after a stated day, a delivery outside the returns window, an excluded item, a carrier
+  damage report, a return waiting or a dispute open, an extra card hold, a notice about it this round, a
+  quantity equal to a notice's good units, notices still due.
 """
 
 from __future__ import annotations
@@ -57,9 +61,10 @@ from ..scoring.multi_item_pricing import cart_cost, cart_problems, price_quote
 from ..vcp import TOOLS
 from .featurise import LISTING_FEATURES, Featuriser, words
 from .preferences import Rules, breaks, number, parse_rules, partner, points
+from .slot_records import RECORD_FEATURES, RecordFacts
 
 KINDS = tuple(sorted(TOOLS))
-SLOT_FEATURES: tuple[str, ...] = (
+SLOT_FEATURES_V1: tuple[str, ...] = (
     "filled", "terminal", "readonly", "one_shot", "kind_code",
     "names_listing", "word_match", "best_match", "listing_within_limit", "listing_price_vs_limit",
     "cheapest_seen", "in_stock", "rating_met", "hints_met", "sponsored", "fits",
@@ -74,7 +79,12 @@ SLOT_FEATURES: tuple[str, ...] = (
     "their_price_within_limit",
     "accepted_before", "rejected_before", "kind_rejections", "is_last_action", "age", "new",
 )
-"""The columns of a slot's feature row, in order."""
+"""The first slot features (a policy saved with these 62 columns reads the first 62 of a row)."""
+SLOT_FEATURES: tuple[str, ...] = SLOT_FEATURES_V1 + RECORD_FEATURES
+"""The columns of a slot's feature row, in order: :data:`SLOT_FEATURES_V1`, then the record facts
+(:data:`~acworld_env.wrappers.slot_records.RECORD_FEATURES`)."""
+SLOT_WIDTHS = (len(SLOT_FEATURES_V1), len(SLOT_FEATURES))
+"""The row widths a saved scorer may read: the first features alone, or with the record facts."""
 N_SLOT_FEATURES = len(SLOT_FEATURES)
 _COL = {name: i for i, name in enumerate(SLOT_FEATURES)}
 _SIG_FIELDS = ("kind", "listing_id", "thread_id", "order_id", "payment_id", "event_id", "return_id", "dispute_id",
@@ -188,6 +198,7 @@ class SlotFeaturiser:
         self.first_seen: dict[tuple[int, str], int] = {}
         self.last_marker: Any = None
         self.last_sig: str | None = None
+        self.record_facts = RecordFacts()
 
     # -- memory ---------------------------------------------------------------
     def absorb(self, raw: dict[str, Any], known: Known) -> None:
@@ -200,6 +211,7 @@ class SlotFeaturiser:
         if marker == self.last_marker:
             return
         self.last_marker = marker
+        self.record_facts.absorb(last)
         result = last.get("result")
         if last.get("accepted") and last.get("kind") == "get_reviews" and isinstance(result, dict):
             lid, reviews = result.get("listing_id"), result.get("reviews")
@@ -258,6 +270,7 @@ class SlotFeaturiser:
         total_limit = _positive(mandate, _BUYER_TOTAL) if buyer else None
         if buyer and total_limit is None and rules.budget is not None:
             total_limit = rules.budget
+        ctx = self.record_facts.context(raw, known, clock, span)
         totals: list[tuple[int, str, float]] = []
         carts: list[tuple[int, float]] = []
         for pos, action in enumerate(actions):
@@ -294,6 +307,7 @@ class SlotFeaturiser:
             if total is not None:
                 totals.append((pos, kind, total))
             self._history(row, pos, action, clock, span)
+            self.record_facts.fill(row, _COL, action, known, ctx)
         if carts:
             best = min(cost for _, cost in carts)
             for pos, cost in carts:

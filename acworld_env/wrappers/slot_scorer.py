@@ -25,7 +25,7 @@ import re
 import numpy as np
 
 from ..envs.candidates import LABELS
-from .slot_features import N_SLOT_FEATURES, SLOT_FEATURES
+from .slot_features import N_SLOT_FEATURES, SLOT_FEATURES, SLOT_WIDTHS
 
 ARCHITECTURE = "slot-scorer/1"
 N_ACTIONS = len(LABELS)
@@ -36,23 +36,33 @@ TEMPLATES = np.array([TEMPLATE_NAMES.index(re.sub(r"\[\d+\]", "[]", label)) for 
 N_TEMPLATES = len(TEMPLATE_NAMES)
 
 
-def slot_signature() -> str:
-    """A digest of what a scorer reads per slot (feature names, templates): saved weights must match it."""
-    text = "\n".join(SLOT_FEATURES) + "\n--\n" + "\n".join(TEMPLATE_NAMES)
+def slot_signature(width: int = N_SLOT_FEATURES) -> str:
+    """A digest of what a scorer reads per slot (the first ``width`` feature names, the templates): saved
+    weights must match it. A scorer saved before the record facts were added reads the first columns only,
+    and its digest is that of those columns."""
+    text = "\n".join(SLOT_FEATURES[:width]) + "\n--\n" + "\n".join(TEMPLATE_NAMES)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def scorer_shapes(n_features: int, hidden: int) -> dict[str, tuple[int, ...]]:
-    """The name and shape of every weight of a scorer reading ``n_features`` with ``hidden`` units."""
+def slot_width(signature: object) -> int | None:
+    """The row width a saved scorer's ``slots`` digest names (one of :data:`SLOT_WIDTHS`), or None."""
+    return next((w for w in SLOT_WIDTHS if slot_signature(w) == signature), None)
+
+
+def scorer_shapes(n_features: int, hidden: int, n_slot: int = N_SLOT_FEATURES) -> dict[str, tuple[int, ...]]:
+    """The name and shape of every weight of a scorer reading ``n_features`` and ``n_slot`` slot columns with
+    ``hidden`` units."""
     return {"obs.weight": (hidden, N_ACTIONS + n_features), "obs.bias": (hidden,), "ctx.weight": (hidden, hidden),
             "index.weight": (N_ACTIONS, hidden),
-            "slot.weight": (hidden, N_SLOT_FEATURES), "template.weight": (N_TEMPLATES, hidden),
+            "slot.weight": (hidden, n_slot), "template.weight": (N_TEMPLATES, hidden),
             "hidden.bias": (hidden,), "score.weight": (hidden,), "template_bias.weight": (N_TEMPLATES,)}
 
 
 def scorer_logits(weights: dict[str, np.ndarray], x: np.ndarray, rows: np.ndarray, slots: np.ndarray) -> np.ndarray:
     """Logits of the open ``slots`` (indices into the menu) given the observation vector ``x`` and the
-    ``rows`` of slot features of those slots (``len(slots) x N_SLOT_FEATURES``); the mask is ``slots``."""
+    ``rows`` of slot features of those slots (``len(slots) x`` at least the scorer's width: a scorer reads the
+    first columns it was trained on); the mask is ``slots``."""
+    rows = rows[:, :weights["slot.weight"].shape[1]]
     mask = np.zeros(N_ACTIONS, dtype=np.float32)
     mask[slots] = 1.0
     o = np.tanh(weights["obs.weight"] @ np.concatenate([mask, x]) + weights["obs.bias"])

@@ -113,9 +113,9 @@ def _read_sidecar(path: Path) -> dict[str, Any]:
         raise PolicyFileError(f"{side}: architecture {meta.get('architecture')!r} is not known to this version "
                               "(known: 'mlp', 'slot-scorer/1')")
     if meta.get("architecture") == "slot-scorer/1":
-        from ..wrappers.slot_scorer import slot_signature
+        from ..wrappers.slot_scorer import slot_signature, slot_width
 
-        if meta.get("slots") != slot_signature():
+        if slot_width(meta.get("slots")) is None:
             raise PolicyFileError(f"{path}: trained for other slot features ({meta.get('slots')}, this version's "
                                   f"are {slot_signature()}); retrain it on this version")
         if len(arch) != 1 or path.suffix != ".npz":
@@ -208,10 +208,11 @@ class TrainedMenuPolicy:
         self.slotter: Any = None
 
     def _scorer_weights(self, raw: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-        from ..wrappers.slot_scorer import scorer_shapes
+        from ..wrappers.slot_scorer import scorer_shapes, slot_width
 
         out = {}
-        for name, shape in scorer_shapes(self.meta["n_features"], self.meta["net_arch"][0]).items():
+        shapes = scorer_shapes(self.meta["n_features"], self.meta["net_arch"][0], slot_width(self.meta["slots"]) or 0)
+        for name, shape in shapes.items():
             w = raw.get(name)
             if w is None or w.shape != shape:
                 raise PolicyFileError(f"{self.path}: {name} should be {shape}, found {None if w is None else w.shape}")
