@@ -58,8 +58,9 @@ PPO_TUNE = {"n_steps": 2048, "epochs": 4, "batch": 256, "lr": 5e-5, "clip": 0.1,
 """PPO after cloning: small, KL-bounded steps (the cloned policy is already good)."""
 CACHE_VERSION = 2
 """2: the demonstrations include the reference's waiting turns (the ``inbox`` slot)."""
-SLOT_SOURCES = ("wrappers/slot_features.py", "wrappers/slot_records.py", "wrappers/preferences.py",
-                "scoring/multi_item_pricing.py", "wrappers/menu_coverage.py", "wrappers/menu_replay.py")
+SLOT_SOURCES = ("wrappers/slot_features.py", "wrappers/slot_records.py", "wrappers/action_signature.py",
+                "wrappers/preferences.py", "scoring/multi_item_pricing.py", "wrappers/menu_coverage.py",
+                "wrappers/menu_replay.py")
 """Sources the slot demonstrations also depend on (their digest is part of the cache key)."""
 FEATURISER = "bow"
 

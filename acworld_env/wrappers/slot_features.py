@@ -59,6 +59,7 @@ from ..envs.candidates_carts import _cart
 from ..envs.known import Known, plain_int
 from ..scoring.multi_item_pricing import cart_cost, cart_problems, price_quote
 from ..vcp import TOOLS
+from .action_signature import signature
 from .featurise import LISTING_FEATURES, Featuriser, words
 from .preferences import Rules, breaks, number, parse_rules, partner, points
 from .slot_records import RECORD_FEATURES, RecordFacts
@@ -87,12 +88,6 @@ SLOT_WIDTHS = (len(SLOT_FEATURES_V1), len(SLOT_FEATURES))
 """The row widths a saved scorer may read: the first features alone, or with the record facts."""
 N_SLOT_FEATURES = len(SLOT_FEATURES)
 _COL = {name: i for i, name in enumerate(SLOT_FEATURES)}
-_SIG_FIELDS = ("kind", "listing_id", "thread_id", "order_id", "payment_id", "event_id", "return_id", "dispute_id",
-               "quote_id", "request_id", "shipment_id", "review_id", "unit_price", "price", "amount", "quantity",
-               "verdict", "text", "category", "sort", "to", "merchant_id", "lines", "answer", "total")
-_NO = object()
-_DEFAULTS: dict[str, Any] = {"sort": "relevance", "quantity": 1}
-"""Fields whose default value the recorded action spells out and a menu action may leave out."""
 _CART = re.compile(r"^cart\[(\d+)\]@(\w+)\.quote")
 _BUYER_TOTAL = ("budget", "spending_limit")
 _BUYER_UNIT = ("max_unit_price", "limit_per_unit")
@@ -110,23 +105,6 @@ _ROW_OF = {"word_match": 1, "best_match": 2, "listing_within_limit": 3, "listing
            "details_read": 12, "fits": 13}
 """Column of :meth:`Featuriser._row` each listing column copies."""
 assert LISTING_FEATURES == 14
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, dict):
-        return tuple(sorted((str(k), _plain(v)) for k, v in value.items()))
-    if isinstance(value, list):
-        return tuple(_plain(v) for v in value)
-    return value
-
-
-def signature(action: dict[str, Any]) -> str:
-    """What identifies an action when telling repeats apart (ids, figures, words; not its wording).
-
-    The same for a menu's action and the recorded form of it (fields at their defaults left out, mappings
-    in key order), so the env's memory (recorded actions) and a policy's own (its menu actions) agree."""
-    return repr(tuple((k, _plain(action[k])) for k in _SIG_FIELDS
-                      if action.get(k) is not None and _DEFAULTS.get(k, _NO) != action[k]))
 
 
 def _money(cents: float) -> float:

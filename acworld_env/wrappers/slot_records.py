@@ -81,12 +81,14 @@ class RecordFacts:
         day = day if day is not None else _first_int(_STATED_DAY.search(request))
         window = plain_int(mandate.get("return_window_days"))
         window = window if window is not None else _first_int(_WINDOW.search(request))
-        notices = [m["event"] for m in known.messages if isinstance(m.get("event_id"), str) and m.get("event")]
+        notices, fresh = [], []
         for m in known.messages:
             if isinstance(m.get("event_id"), str):
-                self.notice_round.setdefault(m["event_id"], clock)
-        fresh = [m["event"] for m in known.messages if isinstance(m.get("event_id"), str) and m.get("event")
-                 and self.notice_round.get(m["event_id"]) == clock]
+                first = self.notice_round.setdefault(m["event_id"], clock)  # the round it was first seen
+                if m.get("event"):
+                    notices.append(m["event"])
+                    if first == clock:
+                        fresh.append(m["event"])
         excluded = {name for name, pattern in _EXCLUSIONS.items() if pattern.search(request)}
         return {"end": max(ends) if ends else None, "clock": clock, "span": span, "day": day, "window": window,
                 "notices": notices, "fresh": fresh, "excluded": excluded}
