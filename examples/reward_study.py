@@ -25,7 +25,10 @@ model returned) and is evaluated greedily on the 200 frozen tasks and on the hel
 default ``.study/<out name>``) under a key of its settings and the learner's bytes; started again, the
 study reuses every recorded run whose key matches and trains only the rest, so a study may span
 several sittings. The key also holds a digest of the env's sources (:func:`env_digest`), so a run
-recorded under another version of the env is trained again. A run folder inside the repository
+recorded under another version of the env is trained again; each record names the commit it was
+trained at, and a study that finds records it cannot reuse says which ``--at REV`` resumes them.
+``--at REV`` runs the whole study from a worktree of that commit (``examples/study_versions.py``),
+so a long study keeps its version across sittings while the checkout moves on. A run folder inside the repository
 (``--resume baselines/studies/NAME``) carries a long study across machines: its records and sittings are
 small JSON files to commit (the weights beside them are ignored by git; under ``--no-keep`` a record is
 reused without them). ``--recorded-only`` writes the JSON from the runs recorded so far, marked
@@ -86,6 +89,11 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 if str(Path(__file__).resolve().parent) not in sys.path:  # the worker processes import this script by name
     sys.path.insert(0, str(Path(__file__).resolve().parent))
+import study_versions as sv  # noqa: E402
+from study_versions import env_digest, learner_version  # noqa: E402,F401  (the study's version, re-exported)
+
+HOME = sv.home(ROOT)
+"""The checkout the outputs go to (the user's, also when ``--at`` runs the study from a pinned worktree)."""
 MODES = ("potential", "terminal", "success")
 HINTS = ("structured", "off")
 LEVELS = (0.5, 0.8)
@@ -101,7 +109,7 @@ class StudyError(Exception):
 
 
 LEARNER = ROOT / "examples" / "slot_learner.py"
-RESUME_ROOT = ROOT / ".study"
+RESUME_ROOT = HOME / ".study"
 """Where resumable run folders go by default (ignored by git)."""
 
 
@@ -542,7 +550,7 @@ def keep_best(runs: list[dict[str, Any]], policies: Path | None, stem: str = "re
         policies.mkdir(parents=True, exist_ok=True)
         src = Path(top["saved"])
         dst = slim_copy(src, policies / f"{stem}-{h}-{top['reward']}-s{top['seed']}{src.suffix}")
-        top["policy"] = str(dst.relative_to(ROOT)) if dst.is_relative_to(ROOT) else str(dst)
+        top["policy"] = str(dst.relative_to(HOME)) if dst.is_relative_to(HOME) else str(dst)
         best[h].update(policy=top["policy"], bytes=dst.stat().st_size, full_model_bytes=src.stat().st_size)
     return best
 
@@ -579,6 +587,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--recorded-only", action="store_true",
                     help="Train nothing: write the JSON and figure from the runs the run folder has recorded so far "
                          "(marked complete: false, with the missing runs named).")
+    ap.add_argument("--at", default=None, metavar="REV",
+                    help="Run the study from a worktree of this commit (made once under .study/trees/), so that a "
+                         "long study resumes its recorded runs while the checkout moves on; outputs land here.")
     args = ap.parse_args(argv)
     if args.quick:
         args.steps = args.steps or 2048
@@ -611,6 +622,17 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         except (OSError, ValueError, KeyError) as exc:
             sys.exit(f"reward_study.py: {args.tables} is not a recorded study ({exc})")
         return record
+    if args.at is not None:
+        try:
+            code = sv.relaunch(Path(__file__), pinned_argv(argv if argv is not None else sys.argv[1:], args),
+                               args.at, ROOT)
+        except sv.VersionError as exc:
+            sys.exit(f"reward_study.py: {exc}")
+        if code is not None:
+            if code != 0:
+                sys.exit(code)
+            out = _default_out(args)
+            return json.loads(out.read_text()) if out.is_file() else {}
     missing = missing_libraries() if args.learner == LEARNER else []
     if missing:
         sys.exit(f"reward_study.py needs {NEEDS}; missing here: {', '.join(missing)}")
@@ -618,6 +640,35 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         return _study(args, argv)
     except StudyError as exc:
         sys.exit(f"reward_study.py: {exc}")
+
+
+def _default_out(args: argparse.Namespace) -> Path:
+    return args.out or HOME / "baselines" / ("reward_study_quick.json" if args.quick else "reward_study.json")
+
+
+def pinned_argv(argv: Sequence[str], args: argparse.Namespace) -> list[str]:
+    """The command line for the pinned study: without ``--at`` (an older commit does not know it), with the
+    JSON and the run folder named, so that a commit whose defaults lie inside its own tree still writes here."""
+    given, skip = [], False
+    for a in argv:
+        if skip:
+            skip = False
+        elif a == "--at":
+            skip = True
+        elif not a.startswith("--at="):
+            given.append(a)
+    out = _default_out(args)
+    if args.out is None:
+        given += ["--out", _shown(out)]
+    if args.resume is None:
+        given += ["--resume", _shown(RESUME_ROOT / out.stem)]
+    return given
+
+
+def _shown(path: Path) -> str:
+    """``path`` relative to the working directory where it lies below it (what a command line shows)."""
+    path = path.resolve()
+    return str(path.relative_to(Path.cwd())) if path.is_relative_to(Path.cwd()) else str(path)
 
 
 def _featuriser(name: str) -> str | None:
@@ -629,7 +680,7 @@ def _study(args: argparse.Namespace, argv: list[str] | None) -> dict[str, Any]:
     learner = load_learner(args.learner)  # a missing or broken learner fails here, before any worker starts
     families = tuple(args.families) if args.families else None
     featuriser = _featuriser(args.featuriser)
-    out = args.out or ROOT / "baselines" / ("reward_study_quick.json" if args.quick else "reward_study.json")
+    out = _default_out(args)
     policies = args.policies or (out.parent / "policies")
     folder = args.resume or (RESUME_ROOT / out.stem)
     folder.mkdir(parents=True, exist_ok=True)
@@ -664,6 +715,7 @@ def _study(args: argparse.Namespace, argv: list[str] | None) -> dict[str, Any]:
         todo = []
     sittings = _sittings(folder) if todo else None
     print(f"run folder {folder}: {len(runs)} of {len(specs)} runs recorded, {len(todo)} to go", flush=True)
+    _name_other_versions(records, version, used={run_key(sp, version) for sp in specs})
     if todo:
         with ProcessPoolExecutor(max_workers=min(args.workers, len(todo)), mp_context=get_context("spawn")) as pool:
             if not args.no_bc:
@@ -689,7 +741,7 @@ def _study(args: argparse.Namespace, argv: list[str] | None) -> dict[str, Any]:
                     runs.append(record)
                     path = records / f"{run_key(spec, version)}.json"
                     tmp = path.with_name(path.name + ".part")
-                    tmp.write_text(json.dumps(record, indent=1) + "\n")
+                    tmp.write_text(json.dumps({**record, "version": sv.record_version(version)}, indent=1) + "\n")
                     os.replace(tmp, path)  # a finished run survives an interruption of the study
                     _sittings(folder, sittings, time.perf_counter() - started)
     runs.sort(key=lambda r: (HINTS.index(r["hints"]), MODES.index(r["reward"]), r["seed"]))
@@ -697,23 +749,26 @@ def _study(args: argparse.Namespace, argv: list[str] | None) -> dict[str, Any]:
         raise StudyError(f"no run of this study is recorded in {folder} yet")
     summary = summarise(runs, modes=args.modes, hints=args.hints)
     best = keep_best(runs, None if args.no_keep else policies, stem=out.stem)
-    coverage_path = ROOT / "baselines" / "menu_coverage.json"
+    coverage_path = ROOT / "baselines" / "menu_coverage.json"  # the coverage of the version that trains
     coverage = json.loads(coverage_path.read_text()) if coverage_path.is_file() else None
     for h, entry in best.items():
         top = next(r for r in runs if (r["hints"], r["reward"], r["seed"]) == (h, entry["reward"], entry["seed"]))
         entry["low_families"] = low_families(top, coverage, heldout_seed=args.heldout_seed)
         if entry["policy"] and hasattr(learner, "diagnose") and not args.quick:
-            entry["diagnosis"] = diagnose_kept(learner, ROOT / entry["policy"], hints=h, featuriser=featuriser,
+            entry["diagnosis"] = diagnose_kept(learner, HOME / entry["policy"], hints=h, featuriser=featuriser,
                                                train_seeds=args.train_seeds, heldout_seed=args.heldout_seed,
                                                families=_family_list(families), scores=top["heldout"])
         if not args.no_check and entry["policy"]:
-            entry["check"] = check_policy(ROOT / entry["policy"], seed=args.check_seed)
+            entry["check"] = check_policy(HOME / entry["policy"], seed=args.check_seed, cwd=HOME)
             entry["check"]["within_0.05"] = abs(entry["check"]["mean"] - entry["heldout_mean"]) <= 0.05
     for r in runs:
         r.pop("saved", None)
+        r.pop("version", None)  # the study's config names it once
     walls = _sittings(folder, sittings, time.perf_counter() - started) if sittings is not None else \
         _recorded_walls(folder)
     given = [a for a in (argv if argv is not None else sys.argv[1:]) if a != "--recorded-only"]
+    if pinned := os.environ.get(sv.PINNED_ENV):
+        given = ["--at", pinned[:12], *given]
     command = "python examples/reward_study.py" + "".join(f" {a}" for a in given)  # what trains it (and resumes it)
     record = {
         "study": "reward modes (potential, terminal, success) x hints (structured, off), issue 41 "
@@ -746,9 +801,22 @@ def _study(args: argparse.Namespace, argv: list[str] | None) -> dict[str, Any]:
     png = out.with_suffix(".png")
     plot(summary, png, title=figure_title(record), bc=not args.no_bc)
     _print_table(record)
-    print(f"wrote {out.relative_to(ROOT) if out.is_relative_to(ROOT) else out} and {png.name}; "
+    print(f"wrote {out.relative_to(HOME) if out.is_relative_to(HOME) else out} and {png.name}; "
           f"wall {record['wall_s']:.0f} s")
     return record
+
+
+def _name_other_versions(records: Path, version: dict[str, Any], used: set[str]) -> None:
+    """Say which commit made the records of this folder that this version of the env and learner cannot
+    reuse, and the ``--at`` that resumes them (records of this version under other settings are left out)."""
+    found = [r for p in sorted(records.glob("*.json")) if p.stem not in used and (r := _read_record(p)) is not None]
+    other = sv.other_versions(found, version)
+    if not other:
+        return
+    named = [c for c in other if c != "unrecorded"]
+    print(f"{sum(other.values())} records in {records.parent} are not reused (other settings, or another version "
+          f"of the env or learner; by commit: {', '.join(f'{c[:12]} {n}' for c, n in other.items())})"
+          + (f"; resume them with --at {named[0][:12]}" if len(named) == 1 else ""), flush=True)
 
 
 def _read_record(path: Path) -> dict[str, Any] | None:
@@ -803,34 +871,6 @@ def warm_actor(learner_path: str, hints: str, featuriser: str | None, families: 
     learner = load_learner(learner_path)
     return learner.warm_actor(hints=hints, featuriser=featuriser, seed=seed, families=_family_list(families),
                               train_seeds=list(train_seeds))
-
-
-ENV_EXCLUDED = ("card", "remote", "integrations", "eval", "cli.py", "cli_common.py", "__pycache__")
-"""Parts of the package no training run reads (reports, servers, the CLI): left out of :func:`env_digest`."""
-
-
-def env_digest(package: Path | None = None) -> str:
-    """SHA-256 over the package's Python sources a training run depends on (the env, its tasks, the menu,
-    the slot features, the rewards): a run recorded under another digest is trained again."""
-    package = package or ROOT / "acworld_env"
-    h = hashlib.sha256()
-    for path in sorted(package.rglob("*.py")):
-        rel = path.relative_to(package)
-        if rel.parts[0] in ENV_EXCLUDED:
-            continue
-        h.update(rel.as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
-    return h.hexdigest()
-
-
-def learner_version(path: Path) -> dict[str, str]:
-    """The learner script's SHA-256, the repository commit it was last committed in (what the study ran) and
-    the digest of the env sources (:func:`env_digest`)."""
-    digest = hashlib.sha256(path.read_bytes()).hexdigest()
-    proc = subprocess.run(["git", "log", "-1", "--format=%H", "--", str(path)], cwd=ROOT, capture_output=True,
-                          text=True, check=False)
-    dirty = subprocess.run(["git", "diff", "--quiet", "--", str(path)], cwd=ROOT, capture_output=True, check=False).returncode == 1
-    return {"sha256": digest, "commit": proc.stdout.strip() or None, "uncommitted_changes": dirty,
-            "env_sha256": env_digest()}
 
 
 def run_key(spec: RunSpec, version: dict[str, str]) -> str:

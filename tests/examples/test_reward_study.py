@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import subprocess
 import sys
 from pathlib import Path
 
@@ -163,6 +164,10 @@ def test_a_run_folder_travels_without_weights_reports_what_is_missing_and_follow
     learner = tmp_path / "stand_in.py"
     learner.write_text(STAND_IN)
     folder = tmp_path / "run"
+    real = rs.learner_version
+    monkeypatch.setattr(rs, "learner_version", lambda path: {**real(path), "head": "a" * 40,
+                                                             "uncommitted_changes": False,
+                                                             "env_uncommitted_changes": False})
     common = ["--learner", str(learner), "--seeds", "0", "1", "--curve-points", "2", "--workers", "2", "--no-keep",
               "--hints", "off", "--no-bc", "--steps", "1000", "--out", str(tmp_path / "s.json"), "--resume", str(folder)]
     whole = rs.main(common)
@@ -180,10 +185,47 @@ def test_a_run_folder_travels_without_weights_reports_what_is_missing_and_follow
     again = rs.main(common)  # only the missing run trains; the weightless records are reused under --no-keep
     assert "5 of 6 runs recorded, 1 to go" in capsys.readouterr().out and again["complete"]
     assert [r["heldout_mean"] for r in again["runs"]] == [r["heldout_mean"] for r in whole["runs"]]
-    monkeypatch.setattr(rs, "env_digest", lambda package=None: "another env")
-    with pytest.raises(SystemExit) as exc:  # another version of the env: no record counts
+    assert all(json.loads(p.read_text())["version"]["head"] == "a" * 40 for p in (folder / "records").iterdir())
+    assert all("version" not in r for r in again["runs"])  # the JSON names the version once, in its config
+    monkeypatch.setattr(rs, "learner_version", lambda path: {**real(path), "head": "b" * 40,
+                                                             "env_sha256": "another env"})
+    with pytest.raises(SystemExit) as exc:  # another version of the env: no record counts, and it says which does
         rs.main([*common, "--recorded-only"])
-    assert "0 of 6 runs recorded" in capsys.readouterr().out and "no run of this study is recorded" in str(exc.value)
+    out = capsys.readouterr().out
+    assert "0 of 6 runs recorded" in out and "no run of this study is recorded" in str(exc.value)
+    assert "6 records in" in out and "resume them with --at aaaaaaaaaaaa" in out
+
+
+def test_a_pinned_study_is_told_where_to_write_and_not_told_to_pin_again(tmp_path, monkeypatch):
+    monkeypatch.chdir(rs.HOME)
+    argv = ["--no-bc", "--at", "HEAD~3", "--steps", "8", "--at=HEAD"]
+    given = rs.pinned_argv(argv, rs.parse_args(argv))
+    assert given == ["--no-bc", "--steps", "8", "--out", "baselines/reward_study.json",
+                     "--resume", ".study/reward_study"]  # an older commit's defaults would lie inside its tree
+    named = ["--out", str(tmp_path / "s.json"), "--resume", "r", "--at", "HEAD"]
+    assert rs.pinned_argv(named, rs.parse_args(named)) == named[:4]
+
+
+def test_a_study_at_a_commit_runs_from_its_worktree_and_records_the_command_that_resumes_it(tmp_path, monkeypatch):
+    monkeypatch.delenv("ACWORLD_STUDY_PINNED", raising=False)
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    if not head:
+        pytest.skip("not a git checkout")
+    learner = tmp_path / "stand_in.py"
+    learner.write_text(STAND_IN)
+    argv = ["--at", "HEAD", "--learner", str(learner), "--seeds", "0", "--modes", "potential", "--hints", "off",
+            "--no-bc", "--steps", "1000", "--curve-points", "2", "--workers", "1", "--no-keep",
+            "--out", str(tmp_path / "s.json"), "--resume", str(tmp_path / "run")]
+    tree = ROOT / ".study" / "trees" / head[:12]
+    made = not tree.exists()
+    try:
+        record = rs.main(argv)
+    finally:
+        if made:
+            subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT, capture_output=True)
+    assert record["command"].startswith(f"python examples/reward_study.py --at {head[:12]} --learner ")
+    assert record["config"]["learner_version"]["head"] == head and (tmp_path / "s.json").is_file()
+    assert [r["reward"] for r in record["runs"]] == ["potential"]
 
 
 def test_the_env_digest_follows_the_sources_a_run_reads_and_not_the_servers(tmp_path):
