@@ -89,8 +89,11 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(Path(__file__).resolve().parent) not in sys.path:  # the worker processes import this script by name
     sys.path.insert(0, str(Path(__file__).resolve().parent))
 import study_versions as sv  # noqa: E402
+from study_report import figure_title, markdown_tables, plot, print_table  # noqa: E402
 from study_stats import (  # noqa: E402,F401  (re-exported: the tests and the self-play study read them here)
+    HINTS,
     LEVELS,
+    MODES,
     band,
     bootstrap_difference,
     bootstrap_ratio,
@@ -103,8 +106,6 @@ from study_versions import env_digest, learner_version  # noqa: E402,F401  (the 
 
 HOME = sv.home(ROOT)
 """The checkout the outputs go to (the user's, also when ``--at`` runs the study from a pinned worktree)."""
-MODES = ("potential", "terminal", "success")
-HINTS = ("structured", "off")
 QUICK_FAMILY = "T10_timing"
 DEFAULT_TRAIN_SEEDS = list(range(2, 12))
 NEEDS = "torch and matplotlib (pip install 'acworld-env[rl]')"
@@ -351,32 +352,6 @@ def check_policy(policy: Path, *, seed: int, tasks: str | None = None, out: Path
             "verified": verify.returncode == 0}
 
 
-def plot(summary: dict[str, Any], path: Path, *, title: str, bc: bool = True) -> None:
-    """Learning curves with 95 % bands per mode, one panel per hints setting (matplotlib, Agg)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    panels = [h for h in HINTS if summary["by_mode"].get(h)]
-    fig, axes = plt.subplots(1, len(panels), figsize=(6 * len(panels), 4.4), squeeze=False, sharey=True)
-    colours = {"potential": "tab:blue", "terminal": "tab:orange", "success": "tab:green"}
-    for ax, h in zip(axes[0], panels, strict=True):
-        for mode, entry in summary["by_mode"][h].items():
-            c = entry["curve"]
-            n = len(entry["seeds"])
-            ax.plot(c["steps"], c["mean"], "o-", markersize=3, color=colours.get(mode), label=f"{mode} (n={n})")
-            ax.fill_between(c["steps"], np.clip(c["lo95"], 0, 1), np.clip(c["hi95"], 0, 1), color=colours.get(mode),
-                            alpha=0.2, linewidth=0)
-        ax.set(title=f'hints="{h}"', ylim=(0, 1),
-               xlabel="RL env steps" + (" (0 = after behaviour cloning)" if bc else " (from scratch)"))
-        ax.grid(alpha=0.3)
-        ax.legend(loc="lower right")
-    axes[0][0].set_ylabel("held-out generated score")
-    fig.suptitle(title, fontsize=9, wrap=True)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
 
 
 ACTOR_PREFIXES = ("mlp_extractor.policy_net.", "action_net.")
@@ -683,7 +658,7 @@ def _study(args: argparse.Namespace, argv: list[str] | None) -> dict[str, Any]:
     out.write_text(json.dumps(record, indent=1) + "\n")
     png = out.with_suffix(".png")
     plot(summary, png, title=figure_title(record), bc=not args.no_bc)
-    _print_table(record)
+    print_table(record)
     print(f"wrote {out.relative_to(HOME) if out.is_relative_to(HOME) else out} and {png.name}; "
           f"wall {record['wall_s']:.0f} s")
     return record
@@ -761,78 +736,14 @@ def run_key(spec: RunSpec, version: dict[str, str]) -> str:
     return spec.key(version["sha256"] + ":" + version["env_sha256"])
 
 
-def _print_table(record: dict[str, Any]) -> None:
-    for h, modes in record["by_mode"].items():
-        for m, e in modes.items():
-            print(f"{h:>10} {m:>9}: frozen {e['frozen']['mean']} held-out {e['heldout']['mean']} "
-                  f"(min {e['heldout']['min']}, max {e['heldout']['max']})")
-        for name, d in record["differences"].get(h, {}).items():
-            for split, ci in d.items():
-                print(f"{h:>10} {name}: {split} {ci['mean']:+.3f} [{ci['lo95']:+.3f}, {ci['hi95']:+.3f}]")
 
 
-def _fmt(x: float | None, digits: int = 3) -> str:
-    return "-" if x is None else f"{x:.{digits}f}"
 
 
-def figure_title(record: dict[str, Any]) -> str:
-    """The figure's title from a study record's settings."""
-    c = record["config"]
-    start = "after behaviour cloning" if c["bc"] else "from scratch"
-    return (f"Held-out score by reward mode: {c['steps']} RL steps per run {start}, {len(c['seeds'])} seed(s) "
-            "per mode, mean and 95 % band over seeds")
 
 
-def _gain(entry: dict[str, Any]) -> str:
-    g = entry.get("rl_gain")
-    return "-" if not g or g["mean"] is None else f"{g['mean']:+.3f} [{g['lo95']:+.3f}, {g['hi95']:+.3f}]"
 
 
-def markdown_tables(record: dict[str, Any]) -> str:
-    """The README's tables from a study record: mode x hints, the differences, and per family."""
-    levels = " | ".join(f"steps to {level}" for level in LEVELS)
-    lines = ["| hints | reward | frozen mean | held-out mean | held-out spread (std; min-max) | 95 % band | "
-             f"RL gain (held-out, end - step 0) | {levels} |", "|---|---|---|---|---|---|---|" + "---|" * len(LEVELS)]
-    for h, modes in record["by_mode"].items():
-        for m, e in modes.items():
-            fz, ho = e["frozen"], e["heldout"]
-            reach = []
-            for level in LEVELS:
-                r = e[level_key(level)]
-                reach.append(f"{r['median_of_reached'] if r['median_of_reached'] is not None else 'never'} "
-                             f"({r['reached']}/{len(r['runs'])})")
-            lines.append(f"| {h} | {m} | {_fmt(fz['mean'])} | {_fmt(ho['mean'])} | {_fmt(ho['std'])}; "
-                         f"{_fmt(ho['min'])}-{_fmt(ho['max'])} | {_fmt(ho['lo95'])}-{_fmt(ho['hi95'])} | "
-                         f"{_gain(e)} | " + " | ".join(reach) + " |")
-    lines += ["", "| hints | difference | frozen: mean [95 % CI] | held-out: mean [95 % CI] |", "|---|---|---|---|"]
-    for h, diffs in record["differences"].items():
-        for name, d in diffs.items():
-            cells = [f"{d[s]['mean']:+.3f} [{d[s]['lo95']:+.3f}, {d[s]['hi95']:+.3f}]" if s in d else "-"
-                     for s in ("frozen", "heldout")]
-            lines.append(f"| {h} | {name} | {cells[0]} | {cells[1]} |")
-    lines += ["", "| hints | steps ratio | ratio of mean steps [95 % CI]; >= a lower bound (runs that never got "
-              "there count at the budget) | runs never reaching it (num, den) |",
-              "|---|---|---|---|"]
-    for h, ratios in record.get("step_ratios", {}).items():
-        for name, r in ratios.items():
-            if r["ratio"] is not None:  # runs censored at the budget make the ratio a bound, not a figure
-                bound = {(True, False): ">= ", (False, True): "<= ", (True, True): "~ "}.get(
-                    (r["censored_num"] > 0, r["censored_den"] > 0), "")
-                cell = f"{bound}{r['ratio']:.2f} [{r['lo95']:.2f}, {r['hi95']:.2f}]"
-            elif r["censored_den"] == r["runs"][1]:
-                cell = "undefined: no potential run reached it within the budget"
-            else:
-                cell = "undefined: the potential runs were there at step 0"
-            lines.append(f"| {h} | {name} | {cell} | {r['censored_num']}/{r['runs'][0]}, "
-                         f"{r['censored_den']}/{r['runs'][1]} |")
-    cols = [(h, m) for h, modes in record["by_mode"].items() for m in modes]
-    families = sorted({f for h, m in cols for f in record["by_mode"][h][m]["heldout_by_family"]},
-                      key=lambda f: int(f.split("_")[0][1:]))
-    lines += ["", "| family | " + " | ".join(f"{h} {m}" for h, m in cols) + " |", "|---|" + "---|" * len(cols)]
-    for f in families:
-        cells = [_fmt(record["by_mode"][h][m]["heldout_by_family"].get(f)) for h, m in cols]
-        lines.append(f"| {f} | " + " | ".join(cells) + " |")
-    return "\n".join(lines)
 
 
 __all__ = ["RunSpec", "band", "bootstrap_difference", "check_policy", "curve_band", "keep_best", "low_families",

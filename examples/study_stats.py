@@ -10,6 +10,8 @@ from typing import Any
 
 import numpy as np
 
+MODES = ("potential", "terminal", "success")
+HINTS = ("structured", "off")
 LEVELS = (0.5, 0.8)
 T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262}
 """Two-sided 95 % Student t quantiles by degrees of freedom (1.96 beyond)."""
