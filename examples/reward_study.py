@@ -28,8 +28,8 @@ several sittings. The key also holds a digest of the env's sources (:func:`env_d
 recorded under another version of the env is trained again; each record names the commit it was
 trained at, and a study that finds records it cannot reuse says which ``--at REV`` resumes them.
 ``--at REV`` runs the whole study from a worktree of that commit (``examples/study_versions.py``),
-so a long study keeps its version across sittings while the checkout moves on. A run folder inside the repository
-(``--resume baselines/studies/NAME``) carries a long study across machines: its records and sittings are
+so a long study keeps its version across sittings while the checkout moves on. A run folder inside
+the repository (``--resume baselines/studies/NAME``) carries a long study across machines: its records and sittings are
 small JSON files to commit (the weights beside them are ignored by git; under ``--no-keep`` a record is
 reused without them). ``--recorded-only`` writes the JSON from the runs recorded so far, marked
 ``complete: false`` with the missing runs named. ``wall_s`` is the sum over sittings (``sittings_wall_s``).
