@@ -178,6 +178,17 @@ def gate(g: dict[str, Any]) -> list[str]:
     return out
 
 
+CURVE_COLUMNS = 11
+"""At most this many curve points per study table (a long study records more)."""
+
+
+def curve_columns(n: int, most: int = CURVE_COLUMNS) -> list[int]:
+    """Indices of at most ``most`` of ``n`` curve points, evenly spaced, the first and the last always in."""
+    if n <= most:
+        return list(range(n))
+    return sorted({round(i * (n - 1) / (most - 1)) for i in range(most)})
+
+
 def learnability(lrn: dict[str, Any]) -> list[str]:
     """Section 6."""
     out = [f"## 6. {SECTIONS[5]}", "",
@@ -200,12 +211,18 @@ def learnability(lrn: dict[str, Any]) -> list[str]:
                     "averages are those in its last column.", ""]
         out += [f"*Recorded by:* `{st['command']}`", ""]
         steps = st["curves"][0]["steps"] if st["curves"] else []
+        shown = curve_columns(len(steps))
+        if len(shown) < len(steps):
+            out += [f"{len(shown)} of the {len(steps)} recorded points are shown, evenly spaced (the file has "
+                    "every one).", ""]
         rows = []
         for c in st["curves"]:
-            cells = [f"{m:.3f} [{lo:.3f}, {hi:.3f}]" for m, lo, hi in zip(c["mean"], c["lo95"], c["hi95"], strict=True)]
+            cells = [f"{c['mean'][i]:.3f} [{c['lo95'][i]:.3f}, {c['hi95'][i]:.3f}]" if i < len(c["mean"]) else "-"
+                     for i in shown]
             finals = ", ".join(f"s{s}: {v[-1]:.3f}" for s, v in c["per_seed"].items())
             rows.append([c["mode"], c["hints"], *cells, finals])
-        out += _table(["reward", "hints", *[f"{s:,} steps" for s in steps], "last point per seed"], rows) + [""]
+        out += _table(["reward", "hints", *[f"{steps[i]:,} steps" for i in shown], "last point per seed"],
+                      rows) + [""]
     sp = lrn["selfplay"]
     out += [f"### `{sp['file']}` (self-play)", ""]
     if not sp["recorded"]:

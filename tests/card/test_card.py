@@ -291,3 +291,21 @@ def test_a_study_in_progress_is_named_so_with_its_missing_runs(tmp_path):
     path.write_text(json.dumps(record))
     assert "In progress" not in "\n".join(render_learnability({"reward_studies": [reward_study(str(path))],
                                                                "selfplay": {"file": "x", "recorded": False}}))
+
+
+def test_a_long_curve_shows_evenly_spaced_points_with_its_first_and_last():
+    from acworld_env.card.sections import curve_columns
+
+    assert curve_columns(5) == [0, 1, 2, 3, 4]
+    assert curve_columns(21) == [0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20]
+    shown = curve_columns(13)
+    assert len(shown) <= 11 and shown[0] == 0 and shown[-1] == 12 and shown == sorted(set(shown))
+    steps = [i * 10 for i in range(21)]
+    curve = {"mode": "potential", "hints": "structured", "steps": steps, "mean": [i / 20 for i in range(21)],
+             "lo95": [0.0] * 21, "hi95": [1.0] * 21, "per_seed": {"0": [0.5]}}
+    st = {"file": "f.json", "recorded": True, "study": "s", "steps": 200, "seeds": [0], "heldout_seed": 1,
+          "behaviour_cloning": False, "command": "c", "curves": [curve]}
+    text = "\n".join(render_learnability({"reward_studies": [st], "selfplay": {"file": "x", "recorded": False}}))
+    header = next(line for line in text.splitlines() if line.startswith("| reward |"))
+    assert header.count(" steps |") == 11 and "| 200 steps |" in header and "| 10 steps |" not in header
+    assert "11 of the 21 recorded points are shown" in text and "| 1.000 [0.000, 1.000] |" in text
