@@ -445,6 +445,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--recorded-only", action="store_true",
                     help="Train nothing: write the JSON and figure from the runs the run folder has recorded so far "
                          "(marked complete: false, with the missing runs named).")
+    ap.add_argument("--audit", nargs="+", default=None, metavar="RUN",
+                    help="Train these recorded runs again (names like structured-potential-s0) in a scratch folder and "
+                         "compare every figure with the record; exit 1 on any difference. Writes nothing.")
     ap.add_argument("--at", default=None, metavar="REV",
                     help="Run the study from a worktree of this commit (made once under .study/trees/), so that a "
                          "long study resumes its recorded runs while the checkout moves on; outputs land here.")
@@ -557,6 +560,8 @@ def _study(args: argparse.Namespace, argv: list[str] | None) -> dict[str, Any]:
     learner = load_learner(snapshot)
     records = folder / "records"
     records.mkdir(exist_ok=True)
+    if args.audit:
+        return audit(args.audit, specs, version, records)
     runs: list[dict[str, Any]] = []
     todo: list[RunSpec] = []
     for spec in specs:
@@ -662,6 +667,43 @@ def _study(args: argparse.Namespace, argv: list[str] | None) -> dict[str, Any]:
     print(f"wrote {out.relative_to(HOME) if out.is_relative_to(HOME) else out} and {png.name}; "
           f"wall {record['wall_s']:.0f} s")
     return record
+
+
+AUDITED = ("heldout_mean", "frozen_mean", "heldout", "frozen", "curve", "curve_families",
+           *(level_key(level) for level in LEVELS))
+"""The figures of a run record that training it again must reproduce exactly."""
+
+
+def audit(names: Sequence[str], specs: Sequence[RunSpec], version: dict[str, Any], records: Path) -> dict[str, Any]:
+    """Train each named run again in a scratch folder and compare its figures with its record; raise
+    :class:`StudyError` naming every difference (an edited or a mistaken record), else return the checks."""
+    by_name = {sp.name: sp for sp in specs}
+    unknown = [n for n in names if n not in by_name]
+    if unknown:
+        raise StudyError(f"--audit: no run named {', '.join(unknown)} in this study (its runs: "
+                         f"{', '.join(sorted(by_name))})")
+    checks: dict[str, Any] = {}
+    for name in names:
+        spec = by_name[name]
+        recorded = _read_record(records / f"{run_key(spec, version)}.json")
+        if recorded is None:
+            raise StudyError(f"--audit: {name} has no record in {records} under this version of the env and learner")
+        with tempfile.TemporaryDirectory(prefix="reward-study-audit-") as scratch:
+            again = json.loads(json.dumps(run_one(dataclasses.replace(spec, scratch=scratch))))
+        differ = [f"{k}: recorded {_brief(recorded.get(k))}, trained {_brief(again.get(k))}" for k in AUDITED
+                  if recorded.get(k) != again.get(k)]
+        checks[name] = {"reproduced": not differ, "differences": differ, "heldout_mean": again["heldout_mean"]}
+        print(f"{name}: " + ("reproduced, every figure equal (held-out " f"{again['heldout_mean']:.4f})" if not differ
+                             else "DIFFERS: " + "; ".join(differ)), flush=True)
+    bad = [n for n, c in checks.items() if not c["reproduced"]]
+    if bad:
+        raise StudyError(f"--audit: {', '.join(bad)} not reproduced by training again")
+    return {"audit": checks}
+
+
+def _brief(value: Any) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def _name_other_versions(records: Path, version: dict[str, Any], used: set[str]) -> None:

@@ -228,6 +228,34 @@ def test_a_study_at_a_commit_runs_from_its_worktree_and_records_the_command_that
     assert [r["reward"] for r in record["runs"]] == ["potential"]
 
 
+def test_an_audit_trains_a_recorded_run_again_and_names_an_edited_figure(tmp_path, capsys):
+    learner = tmp_path / "stand_in.py"
+    learner.write_text(STAND_IN)
+    common = ["--learner", str(learner), "--seeds", "0", "1", "--curve-points", "2", "--workers", "1", "--no-keep",
+              "--hints", "off", "--no-bc", "--steps", "1000", "--out", str(tmp_path / "s.json"),
+              "--resume", str(tmp_path / "run")]
+    rs.main(common)
+    capsys.readouterr()
+    checks = rs.main([*common, "--audit", "off-potential-s1", "off-success-s0"])["audit"]
+    assert all(c["reproduced"] for c in checks.values()) and set(checks) == {"off-potential-s1", "off-success-s0"}
+    assert capsys.readouterr().out.count("reproduced, every figure equal") == 2
+    path = next(p for p in (tmp_path / "run" / "records").iterdir() if p.name.startswith("off-potential-s1-"))
+    record = json.loads(path.read_text())
+    record["heldout_mean"] += 0.1  # an edit that would flow into the study's tables
+    path.write_text(json.dumps(record))
+    with pytest.raises(SystemExit) as exc:
+        rs.main([*common, "--audit", "off-potential-s1"])
+    assert "off-potential-s1 not reproduced" in str(exc.value)
+    assert "DIFFERS: heldout_mean: recorded" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as exc:
+        rs.main([*common, "--audit", "off-potential-s7"])
+    assert "no run named off-potential-s7" in str(exc.value)
+    path.unlink()
+    with pytest.raises(SystemExit) as exc:
+        rs.main([*common, "--audit", "off-potential-s1"])
+    assert "has no record" in str(exc.value)
+
+
 def test_the_env_digest_follows_the_sources_a_run_reads_and_not_the_servers(tmp_path):
     package = tmp_path / "acworld_env"
     (package / "envs").mkdir(parents=True)
