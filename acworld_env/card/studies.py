@@ -1,6 +1,7 @@
 """The learnability curves, read (not measured) from the recorded studies in ``baselines/``.
 
-* ``reward_study.json`` and ``reward_study_scratch.json`` (``examples/reward_study.py``): held-out
+* ``reward_study.json``, ``reward_study_scratch.json`` and ``reward_study_scratch_long.json``
+  (``examples/reward_study.py``; after cloning, from scratch, from scratch for twice the steps): held-out
   score of a slot-scoring learner against RL env steps, per reward mode and hints setting; the mean
   over seeds and its 95 % band as recorded, and each seed's own curve (for the spread);
 * ``selfplay_study.json`` (``examples/selfplay_study.py``): each side's held-out score against the
@@ -16,7 +17,8 @@ from typing import Any
 
 from .measure import ROOT
 
-REWARD_STUDIES = ("baselines/reward_study.json", "baselines/reward_study_scratch.json")
+REWARD_STUDIES = ("baselines/reward_study.json", "baselines/reward_study_scratch.json",
+                  "baselines/reward_study_scratch_long.json")
 SELFPLAY_STUDY = "baselines/selfplay_study.json"
 
 
