@@ -492,8 +492,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         if code is not None:
             if code != 0:
                 sys.exit(code)
-            out = _default_out(args)
-            return json.loads(out.read_text()) if out.is_file() else {}
+            out = _default_out(args)  # what the pinned study wrote (an audit writes nothing: its exit status says)
+            return json.loads(out.read_text()) if out.is_file() and not args.audit else {}
     missing = missing_libraries() if args.learner == LEARNER else []
     if missing:
         sys.exit(f"reward_study.py needs {NEEDS}; missing here: {', '.join(missing)}")
