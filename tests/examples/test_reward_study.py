@@ -308,3 +308,21 @@ def test_the_recorded_best_policy_reaches_its_figure_through_acworld_eval_and_ve
         small = rs.check_policy(ROOT / best["policy"], seed=check["seed"], tasks="*/T10/*", out=tmp_path / hints)
         assert small["verified"] and small["scored"] == small["planned"] == 20
         assert abs(small["by_family"][family] - check["by_family"][family]) <= 0.05
+
+
+def test_the_long_scratch_runs_begin_as_the_recorded_shorter_runs_of_the_same_version():
+    """The README's claim: a 409,600-step run's first 204,800 steps are the 204,800-step run, bit for bit
+    (constant learning rate, seeded rollouts), though the two were trained in different sittings."""
+    short = sorted((ROOT / "baselines" / "studies" / "reward_study_scratch_v2" / "records").glob("*.json"))
+    long = {p.name.rsplit("-", 1)[0]: json.loads(p.read_text())
+            for p in (ROOT / "baselines" / "studies" / "reward_study_scratch_long" / "records").glob("*.json")}
+    assert short, "the 204,800-step records are missing"
+    for path in short:
+        record = json.loads(path.read_text())
+        twin = long[path.name.rsplit("-", 1)[0]]
+        assert record["version"]["env_sha256"] == twin["version"]["env_sha256"]
+        assert record["version"]["learner_sha256"] == twin["version"]["learner_sha256"]
+        assert record["version"]["head"] != twin["version"]["head"]  # another commit, another sitting
+        points = {int(s): v for s, v in twin["curve"]}
+        assert [points[int(s)] for s, _ in record["curve"]] == [v for _, v in record["curve"]]
+        assert record["heldout"] == twin["curve_families"][len(record["curve"]) - 1]
