@@ -4,6 +4,7 @@ and the recorded best policy checked through ``acworld eval`` and ``acworld veri
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import json
 import subprocess
@@ -326,3 +327,18 @@ def test_the_long_scratch_runs_begin_as_the_recorded_shorter_runs_of_the_same_ve
         points = {int(s): v for s, v in twin["curve"]}
         assert [points[int(s)] for s, _ in record["curve"]] == [v for _, v in record["curve"]]
         assert record["heldout"] == twin["curve_families"][len(record["curve"]) - 1]
+
+
+def test_the_kept_from_scratch_policy_reaches_its_recorded_figure_and_is_the_recorded_run(tmp_path):
+    kept_path = ROOT / "baselines" / "reward_study_scratch_long_kept.json"
+    if rs.missing_libraries():
+        pytest.skip(f"needs {rs.NEEDS}")
+    kept = json.loads(kept_path.read_text())
+    policy = ROOT / kept["policy"]
+    assert hashlib.sha256(policy.read_bytes()).hexdigest() == kept["sha256"]
+    record = json.loads((ROOT / kept["run_record"]).read_text())
+    assert (record["heldout_mean"], record["frozen_mean"]) == (kept["heldout_mean"], kept["frozen_mean"])
+    assert kept["check"]["verified"] and kept["check"]["mean"] >= 0.60 and kept["check"]["scored"] == 200
+    small = rs.check_policy(policy, seed=kept["check"]["seed"], tasks="*/T10/*", out=tmp_path / "t10")
+    assert small["verified"] and small["scored"] == small["planned"] == 20
+    assert small["by_family"]["T10_timing"] == kept["check"]["by_family"]["T10_timing"]
