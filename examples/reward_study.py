@@ -634,7 +634,7 @@ def _study(args: argparse.Namespace, argv: list[str] | None) -> dict[str, Any]:
         given = ["--at", pinned[:12], *given]
     command = "python examples/reward_study.py" + "".join(f" {a}" for a in given)  # what trains it (and resumes it)
     record = {
-        "study": "reward modes (potential, terminal, success) x hints (structured, off), issue 41 "
+        "study": f"reward modes ({', '.join(args.modes)}) x hints ({', '.join(args.hints)}), issue 41 "
                  "(first recorded for issue 33)",
         "command": command,
         "config": {"steps": args.steps, "seeds": args.seeds, "modes": args.modes, "hints": args.hints,
