@@ -693,8 +693,9 @@ def audit(names: Sequence[str], specs: Sequence[RunSpec], version: dict[str, Any
         differ = [f"{k}: recorded {_brief(recorded.get(k))}, trained {_brief(again.get(k))}" for k in AUDITED
                   if recorded.get(k) != again.get(k)]
         checks[name] = {"reproduced": not differ, "differences": differ, "heldout_mean": again["heldout_mean"]}
-        print(f"{name}: " + ("reproduced, every figure equal (held-out " f"{again['heldout_mean']:.4f})" if not differ
-                             else "DIFFERS: " + "; ".join(differ)), flush=True)
+        said = f"reproduced, every figure equal (held-out {again['heldout_mean']:.4f})" if not differ else \
+            "DIFFERS: " + "; ".join(differ)
+        print(f"{name}: {said}", flush=True)
     bad = [n for n, c in checks.items() if not c["reproduced"]]
     if bad:
         raise StudyError(f"--audit: {', '.join(bad)} not reproduced by training again")
