@@ -55,7 +55,7 @@ def _git(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
     return subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=False)
 
 
-def learner_version(path: Path, *, env_sha256: str | None = None) -> dict[str, Any]:
+def learner_version(path: Path) -> dict[str, Any]:
     """The learner script's SHA-256, the commit it was last changed in, the commit checked out (``head``,
     what ``--at`` resumes) and the digest of the env sources (:func:`env_digest`)."""
     digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()
@@ -64,7 +64,7 @@ def learner_version(path: Path, *, env_sha256: str | None = None) -> dict[str, A
     dirty = _git("diff", "--quiet", "--", str(path)).returncode == 1
     env_dirty = _git("status", "--porcelain", "--", "acworld_env").stdout.strip() != ""
     return {"sha256": digest, "commit": last, "uncommitted_changes": dirty, "head": head,
-            "env_uncommitted_changes": env_dirty, "env_sha256": env_sha256 or env_digest()}
+            "env_uncommitted_changes": env_dirty, "env_sha256": env_digest()}
 
 
 def record_version(version: dict[str, Any]) -> dict[str, Any]:
