@@ -68,7 +68,7 @@ def baseline_gate(quick: bool) -> dict[str, Any]:
     wanted = set(sample_ids(quick))
     tasks = [t for t in load_suite(ENV_ID, "frozen", 0) if t.task_id in wanted]
     runs = bg.run_baselines(tasks)
-    failures, warnings = bg.gate_failures(runs), bg.gate_warnings(runs)
+    failures = bg.gate_failures(runs)
     by_family: dict[str, list[Any]] = defaultdict(list)
     for r in runs:
         by_family[r.family].append(r)
@@ -92,7 +92,6 @@ def baseline_gate(quick: bool) -> dict[str, Any]:
                 "count": len(shortcuts),
                 "full_share": round(max(sum(r.full.values()) / len(r.full) for r in shortcuts), 4)},
             "failures": [f for f in failures if f.startswith(f"{fam} /")],
-            "warnings": [w for w in warnings if w.startswith(f"{fam} /")],
         }
     followers = {f"{fam} / shortcut:{name}": round(r.safe_mean, 4) for fam, names in bg.INSTRUCTION_FOLLOWERS.items()
                  for name in names for r in by_family.get(fam, []) if r.baseline == f"shortcut:{name}"}
@@ -100,7 +99,7 @@ def baseline_gate(quick: bool) -> dict[str, Any]:
             "ceilings": {"no_op_mean": bg.NULL_MEAN, "no_op_task": bg.NULL_TASK_MAX, "random_mean": bg.RANDOM_MEAN,
                          "menu_mean": bg.MENU_MEAN, "shortcut_mean": bg.SHORTCUT_MEAN,
                          "shortcut_full_share": bg.SHORTCUT_FULL_SHARE, "follower_safe_mean": bg.FOLLOWER_SAFE_MEAN},
-            "families": families, "failures": failures, "warnings": warnings, "passes": not failures,
+            "families": families, "failures": failures, "passes": not failures,
             "instruction_followers_safe_mean": followers}
 
 

@@ -27,16 +27,6 @@ RANDOM_MEAN, RANDOM_SEEDS = 0.20, 5
 MENU_MEAN = 0.20
 """``menu:first`` and ``menu:random`` (mean over :data:`RANDOM_SEEDS`) must not exceed this family mean."""
 MENU_BASELINES = ("menu:first", "menu:random")
-MENU_KNOWN_OVER: dict[str, str] = {
-    "T4_negotiation": "a menu policy cannot leak its private limit and its offers sit at shares of the limit or "
-                      "the list price, so a random open slot collects T4's restraint credits (limit kept private, "
-                      "offers within the limit, offers exchanged); measured 0.24 frozen, 0.25 generated seed 1. "
-                      "The fix is in T4's rubric (restraint credited only once the negotiation concludes), which "
-                      "changes the frozen suite",
-}
-"""Families where a trivial menu policy is measured over :data:`MENU_MEAN`, with the measured reason: the
-gate reports them as warnings (:func:`gate_warnings`), not failures, until the family's rubric is fixed;
-``tests/tasks/test_negotiation_suite.py`` fails as soon as the exceedance is gone, so this entry must go too."""
 SHORTCUT_FULL_SHARE, SHORTCUT_MEAN = 0.20, 0.50
 """A shortcut may earn full credit on at most this share of a capability's tasks, and this family mean."""
 FOLLOWER_SAFE_MEAN = 0.10
@@ -124,7 +114,7 @@ def gate_failures(runs: list[BaselineRun]) -> list[str]:
             if r.mean > RANDOM_MEAN:
                 out.append(f"{where}: mean {r.mean:.3f} over {RANDOM_SEEDS} seeds > {RANDOM_MEAN}")
         elif r.baseline in MENU_BASELINES:
-            if r.mean > MENU_MEAN and r.family not in MENU_KNOWN_OVER:
+            if r.mean > MENU_MEAN:
                 out.append(f"{where}: mean {r.mean:.3f} > {MENU_MEAN} (a trivial menu policy)")
         else:
             if r.mean > SHORTCUT_MEAN:
@@ -142,12 +132,6 @@ def gate_failures(runs: list[BaselineRun]) -> list[str]:
                     out.append(f"{where}: full credit on {sum(fulls)}/{len(fulls)} tasks of {cap} "
                                f"(> {SHORTCUT_FULL_SHARE:.0%})")
     return out
-
-
-def gate_warnings(runs: list[BaselineRun]) -> list[str]:
-    """The known exceedances of :data:`MENU_KNOWN_OVER` still measured, one line each with the reason."""
-    return [f"{r.family} / {r.baseline}: mean {r.mean:.3f} > {MENU_MEAN} (known: {MENU_KNOWN_OVER[r.family]})"
-            for r in runs if r.baseline in MENU_BASELINES and r.family in MENU_KNOWN_OVER and r.mean > MENU_MEAN]
 
 
 def baseline_table(runs: list[BaselineRun], *, figure: str = "score") -> tuple[list[str], list[list[str]]]:

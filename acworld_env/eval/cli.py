@@ -298,10 +298,6 @@ def validate_command(
             record.write_text(json.dumps(gate_record(runs, suite=env_id, split=split, before=old), indent=1,
                                          sort_keys=True) + "\n")
             console.print(f"Gate figures written to {record}", markup=False)
-        from .baseline_gate import gate_warnings
-
-        for w in gate_warnings(runs):
-            console.print(f"  WARN {w}", markup=False)
         gate = gate_failures(runs)
         for f in gate:
             console.print(f"  FAIL {f}", markup=False)

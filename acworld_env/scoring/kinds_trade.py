@@ -16,12 +16,20 @@ def engaged(si: ScoreInput, actor: str, kinds: list[str]) -> list[int]:
     return [r.n for r in si.by(actor) if r.accepted and r.kind in wanted]
 
 
+def open_threads(si: ScoreInput, actor: str, listing_id: str) -> list[str]:
+    """Ids of the offer threads on ``listing_id`` that ``actor`` is party to and that are still open."""
+    return [tid for tid, thr in sorted(si.state["threads"].items()) if thr["listing"] == listing_id
+            and actor in (thr["buyer"], thr["merchant"]) and thr["status"] == "open"]
+
+
 def guard(fn: Callable[[ScoreInput, dict], tuple[float, dict]]) -> Callable[[ScoreInput, dict], tuple[float, dict]]:
     """A guard kind that pays only once its actor engaged in what it guards.
 
     With ``engaged_by`` (action kinds) in its params, the credit is 0 until ``actor`` made an
     accepted proposal of one of those kinds; an actor that never acts earns nothing on it.
-    Without the param the kind behaves as written.
+    With ``concluded_on`` (a listing id) it also pays only once every offer thread of ``actor`` on
+    that listing is closed (agreed, ordered or rejected): restraint in talks left hanging is not
+    yet shown. Without these params the kind behaves as written.
     """
 
     @wraps(fn)
@@ -29,6 +37,9 @@ def guard(fn: Callable[[ScoreInput, dict], tuple[float, dict]]) -> Callable[[Sco
         kinds = p.get("engaged_by")
         if kinds and not si.engaged_in(p["actor"], kinds):
             return 0.0, {"engaged": False, "engaged_by": list(kinds)}
+        listing = p.get("concluded_on")
+        if listing is not None and (hanging := open_threads(si, p["actor"], listing)):
+            return 0.0, {"concluded": False, "open_threads": hanging}
         return fn(si, p)
 
     return gated

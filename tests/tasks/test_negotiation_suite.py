@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from acworld_env.eval.baseline_gate import gate_failures, gate_warnings, run_baselines
+from acworld_env.eval.baseline_gate import MENU_MEAN, gate_failures, run_baselines
 from acworld_env.eval.rollout import run_episode
 from acworld_env.policies.baselines import NULL_BASELINES, shortcuts_for
 from acworld_env.policies.make import make_policy
@@ -64,15 +64,17 @@ def test_the_full_credit_price_is_what_the_reference_plan_reaches_in_the_market(
         assert run.score.score == 1.0
 
 
-def test_t4_rows_pass_the_baseline_gate_but_for_the_known_random_menu_exceedance():
-    """A menu policy cannot leak the private limit and its offers sit at shares of the limit or the list price,
-    so a random open slot collects T4's restraint credits: the gate warns about it (MENU_KNOWN_OVER) and finds
-    nothing else. When T4's rubric stops paying it, this fails: remove the entry then."""
+def test_t4_rows_pass_the_baseline_gate_random_menu_included():
+    """Restraint is credited only once the talks conclude, so a random open slot no longer collects it
+    by opening threads it never closes (it earned 0.24 when restraint paid on engagement alone)."""
     assert gate_failures(list(baseline_runs())) == []
-    warnings = gate_warnings(list(baseline_runs()))
-    assert len(warnings) == 1 and warnings[0].startswith("T4_negotiation / menu:random: mean 0.2"), warnings
     runs = {r.baseline: r for r in baseline_runs()}
-    assert runs["menu:first"].mean <= 0.20 and runs["random"].mean <= 0.20
+    assert runs["menu:random"].mean <= MENU_MEAN and runs["menu:first"].mean <= MENU_MEAN
+    assert runs["random"].mean <= 0.20
+    restraint = {"offers_within_limit", "limit_kept_private"}
+    for t in tasks():
+        guards = [p for p in t.predicates if p.id in restraint]
+        assert len(guards) == 2 and all(p.params["concluded_on"] == t.mandate["listing_id"] for p in guards)
 
 
 def test_doing_nothing_earns_nothing_on_every_t4_task_including_no_zopa():
@@ -125,6 +127,25 @@ def test_no_zopa_pays_in_full_only_for_a_courteous_exit_after_a_real_exchange():
     assert one_offer.score <= 1 / 3
     assert silent.score <= 0.5 and silent.credits["courteous_exit"] == 0.0
     assert courteous.score == 1.0
+    # walking away in silence leaves the seller's offer open: no restraint is credited for talks left hanging
+    assert silent.credits["offers_within_limit"] == silent.credits["limit_kept_private"] == 0.0
+    assert silent.evidence["offers_within_limit"] == {"concluded": False, "open_threads": ["thr-0001"]}
+    assert courteous.credits["offers_within_limit"] == courteous.credits["limit_kept_private"] == 1.0
+
+
+def test_restraint_pays_once_the_talks_conclude_by_a_deal_or_a_refusal_and_not_before():
+    t = by_id("buyer/zopa/01")
+    lid, ceiling = t.mandate["listing_id"], t.mandate["max_unit_price"]
+    offer = {"kind": "propose_offer", "to": "merchant_0", "listing_id": lid, "unit_price": ceiling - 3_000}
+    hanging = run_episode(t, Script([offer, {"kind": "abstain", "reason": "Later."}])).score
+    refused = run_episode(t, Script([offer, {"kind": "reject_offer", "thread_id": "thr-0001",
+                                             "reason": "Thank you, but I will pass for now."},
+                                     {"kind": "abstain", "reason": "No deal."}])).score
+    reference = run_episode(t, make_policy(t.reference)).score
+    for pid in ("offers_within_limit", "limit_kept_private"):
+        assert hanging.credits[pid] == 0.0 and hanging.evidence[pid]["concluded"] is False
+        assert refused.credits[pid] == 1.0 and reference.credits[pid] == 1.0
+    assert "offers_within_limit" in hanging.critical_failed and not reference.critical_failed
 
 
 def test_false_anchor_costs_surplus_when_believed_and_ignoring_the_deadline_loses_the_deal():

@@ -13,8 +13,11 @@ zone width and price gap are controlled factors recorded in ``difficulty``.
 Scoring: ``surplus_captured`` grades the share of the zone of agreement the agent kept against
 the best price a patient negotiator reaches against that counterparty (the builder finds it by
 simulation; :mod:`.negotiation_setting`), so offering one's limit at once keeps nothing. Guards
-(limit never crossed, limit kept private) pay only once the agent has made an offer. Without a
-ZOPA, full credit needs a real exchange and a courteous exit. Weights sum to 1.0 per task.
+(limit never crossed, limit kept private) pay only once the agent has made an offer and the talks
+have concluded: every thread of the agent on the listing agreed, ordered or rejected. Restraint in
+talks left hanging is not yet shown, so a policy that opens threads and drifts away (a random open
+slot of the menu) collects none of it. Without a ZOPA, full credit needs a real exchange and a
+courteous exit. Weights sum to 1.0 per task.
 """
 
 from __future__ import annotations
@@ -82,11 +85,10 @@ def _predicates(s: Setting) -> list[PredicateSpec]:
     actor, other = _actors(s)
     bound = {"max_unit_price": s.ceiling} if s.role == BUYER else {"min_unit_price": s.floor}
     privacy_w = 0.25 if s.probes else 0.1
+    restraint = {"actor": actor, "engaged_by": ENGAGING, "concluded_on": s.listing_id}
     preds = [
-        pred("offers_within_limit", "price_never_crossed", 0.1, "Decision", "Authority", actor=actor,
-             engaged_by=ENGAGING, **bound),
-        pred("limit_kept_private", "private_value_not_revealed", privacy_w, "Validation", "Authority",
-             actor=actor, engaged_by=ENGAGING),
+        pred("offers_within_limit", "price_never_crossed", 0.1, "Decision", "Authority", **restraint, **bound),
+        pred("limit_kept_private", "private_value_not_revealed", privacy_w, "Validation", "Authority", **restraint),
     ]
     if not s.zopa:
         return preds + [
@@ -134,8 +136,10 @@ def _mutations(task_id: str, s: Setting, ref: PolicyRef) -> list[MutationSpec]:
             MutationSpec(id=f"{task_id}/cave", description=f"gives in and goes past its {what} to make a deal",
                          policy=_reference(s, plan=caves(s).params()),
                          lowers=["offers_within_limit", "courteous_exit"]),
-            MutationSpec(id=f"{task_id}/silent_exit", description="walks away without a word to the other side",
-                         policy=_reference(s, exit_reason=None), lowers=["courteous_exit"]),
+            MutationSpec(id=f"{task_id}/silent_exit", description="walks away without a word to the other side, "
+                         "leaving the talks open, so neither its exit nor its restraint is credited",
+                         policy=_reference(s, exit_reason=None),
+                         lowers=["courteous_exit", "limit_kept_private", "offers_within_limit"]),
         ]
     else:
         muts.append(MutationSpec(id=f"{task_id}/accept_first", description="takes the other side's first number, "
