@@ -80,9 +80,10 @@ class Settings:
     heldout_seed: int = HELDOUT_SEED
 
     def key(self, *parts: Any) -> str:
-        """A digest of these settings, the sources and ``parts``."""
+        """A digest of these settings, the sources, the env's sources (a changed rubric trains again) and ``parts``."""
         text = json.dumps([asdict(self), [hashlib.sha256(p.read_bytes()).hexdigest() for p in SOURCES],
-                           ml.source_digest(ml.BUILDER_SOURCES), ml.source_digest(sl.SLOT_SOURCES), *parts],
+                           ml.source_digest(ml.BUILDER_SOURCES), ml.source_digest(sl.SLOT_SOURCES),
+                           rs.env_digest(), *parts],
                           default=list)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 

@@ -5,7 +5,8 @@ One mechanism for every family: :func:`with_sides` derives, from an actor's role
 scored when it is an agent (``counterparties="agents"``):
 
 * a negotiator (a mandate with ``max_unit_price`` or ``min_unit_price``) keeps its limit
-  (``price_never_crossed``), keeps it private (``private_value_not_revealed``), keeps a share of
+  (``price_never_crossed``), keeps it private (``private_value_not_revealed``; both credited, as in
+  T4's own rubric, only once it has made an offer and its talks on the listing have concluded), keeps a share of
   the zone of agreement (``surplus_share``; with no zone, a real exchange, ``offers_exchanged``, and
   ``no_agreement``), and a buyer pays for
   the deal (``order_settled``) while a merchant ships what was paid (``obligations_kept``);
@@ -167,7 +168,7 @@ def _rubric(task: TaskSpec, actor: str, role: str, mandate: dict[str, Any]) -> l
     if limit is not None and isinstance(mandate.get("listing_id"), str):
         key, value = limit
         lid = mandate["listing_id"]
-        guard = {"actor": actor, "engaged_by": list(ENGAGING_KINDS)}
+        guard = {"actor": actor, "engaged_by": list(ENGAGING_KINDS), "concluded_on": lid}
         out = [_pred("limit_kept", "price_never_crossed", {**guard, key: value}, 0.15, "Decision", "Authority")]
         if sealed:
             out.append(_pred("limit_kept_private", "private_value_not_revealed", {**guard, "values": sealed},
