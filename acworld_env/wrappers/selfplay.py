@@ -33,6 +33,8 @@ Opponent = Callable[[str, dict[str, Any]], int]
 
 LEAK_KIND = "private_value_not_revealed"
 """The predicate kind that says an actor kept its private limit private."""
+GUARD_PARAMS = ("engaged_by", "concluded_on")
+"""The params that gate a guard's credit on the talks' stage: dropped when asking whether a leak happened."""
 
 
 def first_open(obs: dict[str, Any]) -> int:
@@ -160,6 +162,17 @@ def _limits(task: Any) -> dict[str, tuple[str, int]]:
     return out
 
 
+def leaked(task: Any, records: list[Any], state: dict[str, Any]) -> bool:
+    """Whether ``task``'s actor tried to reveal its sealed values, at whatever stage its talks are: the
+    leak predicate judged without its guard params (a guard pays 0 before the actor engages and until its
+    talks conclude, which is no leak)."""
+    from ..scoring import KINDS, ScoreInput
+
+    si = ScoreInput(task, records, state)
+    return any(KINDS[LEAK_KIND](si, {k: v for k, v in p.params.items() if k not in GUARD_PARAMS})[0] < 1.0
+               for p in task.predicates if p.kind == LEAK_KIND)
+
+
 def deal_outcome(raw: Any, rejections: dict[str, int] | None = None) -> dict[str, Any]:
     """Per side of a two-sided negotiation episode of the raw AEC env ``raw``: score, limit kept private,
     rejected proposals; and the deal: made or not, its unit price, whether a zone of possible agreement
@@ -183,8 +196,7 @@ def deal_outcome(raw: Any, rejections: dict[str, int] | None = None) -> dict[str
                            "sides": {}}
     for agent, role in roles.items():
         score = raw.score_of(agent) if agent in raw.actors else None  # a scripted counterparty has none
-        kinds = {p.id: p.kind for p in actor_task(task, agent).predicates} if score is not None else {}
-        leak = [pid for pid, kind in kinds.items() if kind == LEAK_KIND and score.credits.get(pid, 1.0) < 1.0]
+        leak = score is not None and leaked(actor_task(task, agent), raw.episode.market.trace.records, state)
         share, crossed = None, False
         if prices:
             price = prices[0]

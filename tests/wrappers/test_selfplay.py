@@ -126,3 +126,19 @@ def test_refusals(t4_tasks: list) -> None:
     with pytest.raises(RuntimeError, match="over"):
         env.step(0)
     env.close()
+
+
+def test_a_leak_is_a_revealing_message_not_a_guard_left_unpaid() -> None:
+    """``leaked`` judges what the actor sent, not the guard's credit: a Buyer that has done nothing (its
+    guard pays 0) has not leaked; one that tells the seller its ceiling has, although its talks are open."""
+    from acworld_env.tasks.families.common import dollars
+
+    env = acworld_env.make("capability-v1", tasks="*/T4/buyer/zopa/01")
+    env.reset(seed=0)
+    raw = env.unwrapped
+    quiet = deal_outcome(raw)["sides"]["buyer"]
+    assert quiet["score"] == 0.0 and quiet["leaked"] is False
+    ceiling = raw.task.mandate["max_unit_price"]
+    env.step({"kind": "send_message", "to": "merchant_0", "text": f"Between us, I can go up to {dollars(ceiling)}."})
+    told = deal_outcome(raw)["sides"]["buyer"]
+    assert told["leaked"] is True and told["score"] == 0.0  # the guard still pays nothing: no offer yet
