@@ -56,8 +56,9 @@ def test_runs_record_both_policies_and_both_sides_scores(two_sided: Path) -> Non
         own = [float(r[f"{role}_score"]) for r in rows]
         assert sides[role]["runs"] == N and sides[role]["mean_score"] == pytest.approx(sum(own) / N, abs=1e-6)
         assert sides[role]["evaluated_runs"] == sum(r["role"] == role for r in rows)
-    # the reference Buyer out-scores a random Merchant: the two columns are not one figure copied twice
-    assert sides["buyer"]["mean_score"] > sides["merchant"]["mean_score"]
+    # the two columns are not one figure copied twice (a random Merchant rarely lets the reference Buyer's
+    # talks conclude, and T4 credits restraint only once they do, so neither side need lead)
+    assert sides["buyer"]["mean_score"] != sides["merchant"]["mean_score"]
     assert summary["deal_rate"] == pytest.approx(sum(r["deal"] == "True" for r in rows) / N, abs=1e-6)
 
 
