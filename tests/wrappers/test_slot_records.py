@@ -153,9 +153,10 @@ def _scorer(path: Path, width: int, seed: int = 0) -> Path:
 
 def test_a_scorer_saved_with_the_first_features_reads_only_those_and_others_are_refused(tmp_path):
     assert (len(SLOT_FEATURES_V1), len(SLOT_FEATURES)) == SLOT_WIDTHS and SLOT_FEATURES[:62] == SLOT_FEATURES_V1
-    kept = json.loads((ROOT / "baselines/policies/selfplay-clone-buyer.npz.json").read_text())
-    assert slot_width(kept["slots"]) == len(SLOT_FEATURES_V1)  # policies saved before the record facts still load
-    old = TrainedMenuPolicy(_scorer(tmp_path / "old.npz", len(SLOT_FEATURES_V1)))
+    # a scorer saved before the record facts existed names the first columns' signature, and still loads
+    old_path = _scorer(tmp_path / "old.npz", len(SLOT_FEATURES_V1))
+    assert slot_width(json.loads(old_path.with_name("old.npz.json").read_text())["slots"]) == len(SLOT_FEATURES_V1)
+    old = TrainedMenuPolicy(old_path)
     rng = np.random.default_rng(3)
     rows, slots, x = rng.random((4, len(SLOT_FEATURES))).astype(np.float32), np.array([1, 5, 9, 12]), \
         rng.normal(size=n_features("bow")).astype(np.float32)
