@@ -35,6 +35,7 @@ learner bytes match, so the study can span several sittings (``wall_s`` sums the
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import json
 import os
@@ -83,9 +84,15 @@ class Settings:
         """A digest of these settings, the sources, the env's sources (a changed rubric trains again) and ``parts``."""
         text = json.dumps([asdict(self), [hashlib.sha256(p.read_bytes()).hexdigest() for p in SOURCES],
                            ml.source_digest(ml.BUILDER_SOURCES), ml.source_digest(sl.SLOT_SOURCES),
-                           rs.env_digest(), *parts],
+                           _env_sources(), *parts],
                           default=list)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+@functools.cache
+def _env_sources() -> str:
+    """The env's source digest, hashed once per process (every run, exploiter and cross-play key holds it)."""
+    return rs.env_digest()
 
 
 QUICK = Settings(rounds=2, round_steps=1536, checkpoint_every=2, exploit_steps=256, train_seeds=(2, 3))

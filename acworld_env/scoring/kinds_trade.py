@@ -16,6 +16,10 @@ def engaged(si: ScoreInput, actor: str, kinds: list[str]) -> list[int]:
     return [r.n for r in si.by(actor) if r.accepted and r.kind in wanted]
 
 
+GUARD_PARAMS = ("engaged_by", "concluded_on")
+"""The params :func:`guard` reads: they gate a guard's credit on the stage the actor's talks reached."""
+
+
 def open_threads(si: ScoreInput, actor: str, listing_id: str) -> list[str]:
     """Ids of the offer threads on ``listing_id`` that ``actor`` is party to and that are still open."""
     return [tid for tid, thr in sorted(si.state["threads"].items()) if thr["listing"] == listing_id

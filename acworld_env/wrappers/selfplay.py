@@ -33,8 +33,6 @@ Opponent = Callable[[str, dict[str, Any]], int]
 
 LEAK_KIND = "private_value_not_revealed"
 """The predicate kind that says an actor kept its private limit private."""
-GUARD_PARAMS = ("engaged_by", "concluded_on")
-"""The params that gate a guard's credit on the talks' stage: dropped when asking whether a leak happened."""
 
 
 def first_open(obs: dict[str, Any]) -> int:
@@ -167,6 +165,7 @@ def leaked(task: Any, records: list[Any], state: dict[str, Any]) -> bool:
     leak predicate judged without its guard params (a guard pays 0 before the actor engages and until its
     talks conclude, which is no leak)."""
     from ..scoring import KINDS, ScoreInput
+    from ..scoring.kinds_trade import GUARD_PARAMS
 
     si = ScoreInput(task, records, state)
     return any(KINDS[LEAK_KIND](si, {k: v for k, v in p.params.items() if k not in GUARD_PARAMS})[0] < 1.0
