@@ -27,10 +27,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.money import format_money
+from ..scoring.kinds_negotiation import ENGAGING_KINDS
 from .spec import PredicateSpec, TaskSpec
-
-ENGAGING_KINDS = ["propose_offer", "counter_offer", "accept_offer"]
-"""Actions that engage a negotiator (its limit and privacy guards wait for one)."""
 
 
 def with_sides(task: TaskSpec) -> TaskSpec:

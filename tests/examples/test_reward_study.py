@@ -140,7 +140,10 @@ def test_the_study_with_a_stand_in_learner_writes_every_record_the_bands_and_the
     assert "| off | success | 0.160 | 0.160 | 0.014; 0.150-0.170 |" in tables
     assert record["by_mode"]["off"]["potential"]["rl_gain"]["mean"] == 0.5
     assert "| off | potential - terminal | +0.200 [+0.180, +0.220] | +0.200 [+0.180, +0.220] |" in tables
-    assert "| T2_grounding | " in tables and tables.count("\n| structured |") == 9
+    assert "| T2_grounding | " in tables and tables.count("\n| structured |") == 9 + sum(r["hints"] == "structured" for r in runs)
+    per_run = sys.modules["study_report"].seed_table(record)  # held-out at half the budget (500), at the end, frozen, steps to 0.5 / 0.6
+    assert f"| off | potential | 0 | 0.300 | 0.550 | {first['frozen_mean']:.3f} | 1,000 | never |" in per_run
+    assert per_run in tables and per_run.count("\n| ") == len(runs)
 
 
 def test_a_study_resumes_from_its_recorded_runs_and_retrains_what_changed(tmp_path, capsys):
