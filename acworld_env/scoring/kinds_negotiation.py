@@ -21,7 +21,8 @@ from .kinds import ScoreInput, passed, predicate
 OFFER_KINDS = frozenset({"propose_offer", "counter_offer"})
 """Actions that put a price on the table."""
 ENGAGING_KINDS = ("propose_offer", "counter_offer", "accept_offer")
-"""Actions that engage an actor in a negotiation (what T4's guard predicates wait for)."""
+"""Actions that engage an actor in a negotiation: the ``engaged_by`` of the restraint guards of T4 and of
+every negotiator's side rubric (``tasks.sides``)."""
 HOSTILE = re.compile(
     r"\b(stupid|idiot\w*|ridiculous|insult\w*|scam\w*|rip-?off|joke|greedy|liar|pathetic|waste of (my|our) time|"
     r"get lost|shut up|screw|damn|hell|rubbish|garbage|cheapskate|clown)\b", re.I)
