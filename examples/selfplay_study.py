@@ -3,6 +3,7 @@
     pip install 'acworld-env[rl]'
     python examples/selfplay_study.py --out baselines/selfplay_study.json          # the recorded study
     python examples/selfplay_study.py --quick --out /tmp/selfplay.json               # <= 3 min
+    python examples/selfplay_study.py --tables baselines/selfplay_study.json         # README table, figures again
 
 Every T4 task is played with ``counterparties="agents"``: the Buyer and the Merchant are both agents,
 each paid by its own rubric (the evaluated actor by the task's predicates, the other by the rubric
@@ -406,12 +407,32 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                    "sidecars (default baselines/policies; with --quick, beside --out)")
     p.add_argument("--quick", action="store_true", help="one seed, scratch, two short rounds (<= 3 min)")
     p.add_argument("--no-plot", action="store_true")
+    p.add_argument("--tables", type=Path, default=None, metavar="JSON",
+                   help="Print the README's table from a recorded study, redraw its figures (unless --no-plot), "
+                   "and exit.")
     return p.parse_args(argv)
+
+
+def tables(path: Path, *, draw: bool) -> dict[str, Any]:
+    """The recorded study at ``path``: print its markdown table and redraw its figures beside it."""
+    try:
+        record = json.loads(path.read_text())
+        text = markdown(record)
+        if draw:
+            plot(record, path.with_suffix(".png"))
+            plot_crossplay(record, path.with_name(path.stem + "_crossplay.png"))
+    except (OSError, ValueError, KeyError, TypeError, IndexError) as exc:
+        raise SystemExit(f"selfplay_study.py: {path} is not a recorded self-play study "
+                         f"({type(exc).__name__}: {exc})") from None
+    print(text)
+    return record
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     """Run (or resume) the study and write its JSON (and figures)."""
     args = parse_args(argv)
+    if args.tables is not None:
+        return tables(args.tables, draw=not args.no_plot)
     if missing := rs.missing_libraries():
         raise SystemExit(f"the self-play study needs {NEEDS}; missing: {', '.join(missing)}")
     if args.quick:
@@ -569,20 +590,35 @@ def summarise(*, runs: list[dict[str, Any]], exploits: list[dict[str, Any]], cro
 
 
 def markdown(record: dict[str, Any]) -> str:
-    """The README tables: each side's start and final figures per init, and exploitability."""
-    lines = ["| start | side | vs scripted: start -> final | vs each other: start -> final | deal rate (each other) "
-             "| zone share kept | leaks | exploitability gain |", "|---|---|---|---|---|---|---|---|"]
+    """The README table: each side's start and final figures per init, and its exploitability gain."""
+    lines = ["| start | side | vs scripted tactics | vs the learned other side | deal rate (each other) "
+             "| zone share kept | limit leaks | exploitability gain |", "|---|---|---|---|---|---|---|---|"]
     for init, entry in record["by_init"].items():
         for role in ROLES:
             e = entry[role]
 
             def arrow(k: str, e: dict = e) -> str:
-                return f"{e[k]['start']['mean']} -> {e[k]['final']['mean']} (+-{_half(e[k]['final'])})"
+                return f"{_num(e[k]['start']['mean'])} -> {_num(e[k]['final']['mean'])} (+-{_half(e[k]['final'])})"
+
+            def final(k: str, digits: int, e: dict = e) -> str:
+                return _num(e[k]["final"]["mean"], digits)
+            gain = e["exploitability"]
             lines.append(f"| {init} | {role} | {arrow('vs_scripted.score')} | {arrow('vs_each_other.score')} | "
-                         f"{e['vs_each_other.deal_rate']['final']['mean']} | {e['vs_each_other.surplus_share']['final']['mean']} "
-                         f"| {e['vs_each_other.leak_rate']['final']['mean']} | {e['exploitability']['mean']} "
-                         f"[{e['exploitability']['min']}, {e['exploitability']['max']}] |")
+                         f"{final('vs_each_other.deal_rate', 2)} | {final('vs_each_other.surplus_share', 2)} "
+                         f"| {final('vs_each_other.leak_rate', 1)} | {_signed(gain['mean'])} "
+                         f"[{_signed(gain['min'])}, {_signed(gain['max'])}] |")
     return "\n".join(lines)
+
+
+def _num(value: float | None, digits: int = 3) -> str:
+    return "n/a" if value is None else f"{value:.{digits}f}"
+
+
+def _signed(value: float | None) -> str:
+    """A gain with its sign (an exact zero unsigned), to 3 decimals."""
+    if value is None:
+        return "n/a"
+    return "0.000" if value == 0 else f"{value:+.3f}"
 
 
 def _half(band: dict[str, Any]) -> str:

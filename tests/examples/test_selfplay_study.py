@@ -124,3 +124,22 @@ def test_the_recorded_study_has_its_seeds_checkpoints_and_reproducible_policies(
     assert hashlib.sha256((ROOT / market["source"]).read_bytes()).hexdigest() == market["sha256"]
     buyer = next(p for p in record["policies"] if p["role"] == "buyer" and p["init"] == "clone")
     _check_kept(buyer, ROOT, tmp_path, record["config"]["heldout_seed"])
+
+
+def test_tables_prints_the_readme_table_and_redraws_the_figures(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    if not RECORD.is_file():
+        pytest.skip("baselines/selfplay_study.json is not recorded yet")
+    copy = tmp_path / "study.json"
+    copy.write_bytes(RECORD.read_bytes())
+    record = sp.main(["--tables", str(copy)])
+    printed = capsys.readouterr().out
+    assert printed.strip() == sp.markdown(record).strip() and "| " in printed
+    assert (tmp_path / "study.png").stat().st_size > 0 and (tmp_path / "study_crossplay.png").stat().st_size > 0
+    corrupt = tmp_path / "corrupt.json"
+    corrupt.write_text('{"runs": [')
+    with pytest.raises(SystemExit, match="corrupt.json is not a recorded self-play study"):
+        sp.main(["--tables", str(corrupt), "--no-plot"])
+    partial = tmp_path / "partial.json"
+    partial.write_text(json.dumps({"config": record["config"]}))
+    with pytest.raises(SystemExit, match="partial.json is not a recorded self-play study"):
+        sp.main(["--tables", str(partial), "--no-plot"])
