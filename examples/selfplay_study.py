@@ -55,6 +55,7 @@ sys.path.insert(0, str(ROOT / "examples"))
 import menu_learner as ml  # noqa: E402
 import reward_study as rs  # noqa: E402
 import slot_learner as sl  # noqa: E402
+from study_report import fixed  # noqa: E402
 
 FAMILY = "T4_negotiation"
 ROLES = ("buyer", "merchant")
@@ -598,20 +599,16 @@ def markdown(record: dict[str, Any]) -> str:
             e = entry[role]
 
             def arrow(k: str, e: dict = e) -> str:
-                return f"{_num(e[k]['start']['mean'])} -> {_num(e[k]['final']['mean'])} (+-{_half(e[k]['final'])})"
+                return f"{fixed(e[k]['start']['mean'])} -> {fixed(e[k]['final']['mean'])} (+-{_half(e[k]['final'])})"
 
             def final(k: str, digits: int, e: dict = e) -> str:
-                return _num(e[k]["final"]["mean"], digits)
+                return fixed(e[k]["final"]["mean"], digits)
             gain = e["exploitability"]
             lines.append(f"| {init} | {role} | {arrow('vs_scripted.score')} | {arrow('vs_each_other.score')} | "
                          f"{final('vs_each_other.deal_rate', 2)} | {final('vs_each_other.surplus_share', 2)} "
                          f"| {final('vs_each_other.leak_rate', 1)} | {_signed(gain['mean'])} "
                          f"[{_signed(gain['min'])}, {_signed(gain['max'])}] |")
     return "\n".join(lines)
-
-
-def _num(value: float | None, digits: int = 3) -> str:
-    return "n/a" if value is None else f"{value:.{digits}f}"
 
 
 def _signed(value: float | None) -> str:

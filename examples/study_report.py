@@ -49,7 +49,8 @@ def print_table(record: dict[str, Any]) -> None:
                 print(f"{h:>10} {name}: {split} {ci['mean']:+.3f} [{ci['lo95']:+.3f}, {ci['hi95']:+.3f}]")
 
 
-def _fmt(x: float | None, digits: int = 3) -> str:
+def fixed(x: float | None, digits: int = 3) -> str:
+    """``x`` to ``digits`` decimals, or "-" where it was not measured."""
     return "-" if x is None else f"{x:.{digits}f}"
 
 
@@ -79,8 +80,8 @@ def markdown_tables(record: dict[str, Any]) -> str:
                 r = e[level_key(level)]
                 reach.append(f"{r['median_of_reached'] if r['median_of_reached'] is not None else 'never'} "
                              f"({r['reached']}/{len(r['runs'])})")
-            lines.append(f"| {h} | {m} | {_fmt(fz['mean'])} | {_fmt(ho['mean'])} | {_fmt(ho['std'])}; "
-                         f"{_fmt(ho['min'])}-{_fmt(ho['max'])} | {_fmt(ho['lo95'])}-{_fmt(ho['hi95'])} | "
+            lines.append(f"| {h} | {m} | {fixed(fz['mean'])} | {fixed(ho['mean'])} | {fixed(ho['std'])}; "
+                         f"{fixed(ho['min'])}-{fixed(ho['max'])} | {fixed(ho['lo95'])}-{fixed(ho['hi95'])} | "
                          f"{_gain(e)} | " + " | ".join(reach) + " |")
     lines += ["", "| hints | difference | frozen: mean [95 % CI] | held-out: mean [95 % CI] |", "|---|---|---|---|"]
     for h, diffs in record["differences"].items():
@@ -108,7 +109,7 @@ def markdown_tables(record: dict[str, Any]) -> str:
                       key=lambda f: int(f.split("_")[0][1:]))
     lines += ["", "| family | " + " | ".join(f"{h} {m}" for h, m in cols) + " |", "|---|" + "---|" * len(cols)]
     for f in families:
-        cells = [_fmt(record["by_mode"][h][m]["heldout_by_family"].get(f)) for h, m in cols]
+        cells = [fixed(record["by_mode"][h][m]["heldout_by_family"].get(f)) for h, m in cols]
         lines.append(f"| {f} | " + " | ".join(cells) + " |")
     return "\n".join([*lines, "", seed_table(record)])
 
@@ -128,6 +129,6 @@ def seed_table(record: dict[str, Any]) -> str:
     for r in sorted(record["runs"], key=lambda r: (HINTS.index(r["hints"]), r["reward"], r["seed"])):
         mid = [score for step, score in r["curve"] if step <= half]
         cells = [f"{s:,}" if (s := steps_to_reach(r["curve"], level)) is not None else "never" for level in SEED_LEVELS]
-        lines.append(f"| {r['hints']} | {r['reward']} | {r['seed']} | {_fmt(mid[-1] if mid else None)} | "
-                     f"{_fmt(r['heldout_mean'])} | {_fmt(r['frozen_mean'])} | " + " | ".join(cells) + " |")
+        lines.append(f"| {r['hints']} | {r['reward']} | {r['seed']} | {fixed(mid[-1] if mid else None)} | "
+                     f"{fixed(r['heldout_mean'])} | {fixed(r['frozen_mean'])} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
